@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * alloctag: -fplugin-arg-<name>-<key>[=<value>] parsing.
+ *
+ * The defaults fit this project's runtime (runtime/alloctag.h).  The Linux
+ * kernel passes the per-CPU counters section and its module-name macro.
+ * Unknown keys, missing values and values given to flags are errors.
+ */
+#include "alloctag_plugin.h"
+
+struct alloctag_options alloctag_opts = {
+	.tag_type		= "alloc_tag",
+	.save_hook		= "alloc_tag_save",
+	.restore_hook		= "alloc_tag_restore",
+	.section		= "alloc_tags",
+	.counters_section	= NULL,
+	.counters_object	= NULL,
+	.suffix			= "_noprof",
+	.modname		= NULL,
+	.modname_macro		= NULL,
+	.modname_if		= NULL,
+	.include_hint		= "alloctag.h",
+	.disable		= false,
+	.verbose		= false,
+};
+
+/* One table drives parsing and the --help text. */
+struct option_desc {
+	const char *key;
+	const char **value;	/* string option, or NULL for a flag */
+	bool *flag;
+	bool identifier;	/* the value must be a C identifier */
+	const char *help;
+};
+
+static const struct option_desc option_table[] = {
+	{ "disable", NULL, &alloctag_opts.disable, false,
+	  "leave every call alone" },
+	{ "verbose", NULL, &alloctag_opts.verbose, false,
+	  "note each tagged call site" },
+	{ "tag-type", &alloctag_opts.tag_type, NULL, true,
+	  "struct the tags are made of (alloc_tag)" },
+	{ "save", &alloctag_opts.save_hook, NULL, true,
+	  "hook called before a tagged call (alloc_tag_save)" },
+	{ "restore", &alloctag_opts.restore_hook, NULL, true,
+	  "hook called after it (alloc_tag_restore)" },
+	{ "section", &alloctag_opts.section, NULL, false,
+	  "section of the tags (alloc_tags)" },
+	{ "counters-section", &alloctag_opts.counters_section, NULL, false,
+	  "section of the per-site counters (compiler default)" },
+	{ "counters-object", &alloctag_opts.counters_object, NULL, true,
+	  "point every tag at this declared counters object" },
+	{ "suffix", &alloctag_opts.suffix, NULL, true,
+	  "default untagged variant: <function><suffix> (_noprof)" },
+	{ "modname", &alloctag_opts.modname, NULL, false,
+	  "module name stored in the tags (none)" },
+	{ "modname-macro", &alloctag_opts.modname_macro, NULL, true,
+	  "take the module name from this macro's string" },
+	{ "modname-if", &alloctag_opts.modname_if, NULL, true,
+	  "... only when this macro is defined" },
+	{ "include", &alloctag_opts.include_hint, NULL, false,
+	  "header named when the hooks are missing (alloctag.h)" },
+};
+
+/* "key\thelp\n" lines for plugin_info.help, or "key, key=, ..." for errors. */
+const char *alloctag_options_help(bool one_line)
+{
+	static char *text[2];
+	char *s = xstrdup("");
+
+	if (text[one_line])
+		return text[one_line];
+	for (size_t i = 0; i < ARRAY_SIZE(option_table); i++) {
+		const struct option_desc *opt = &option_table[i];
+		char *next;
+
+		if (one_line)
+			next = concat(s, i ? ", " : "", opt->key, opt->value ? "=" : "", NULL);
+		else
+			next = concat(s, opt->key, opt->value ? "=\t" : "\t", opt->help, "\n", NULL);
+		free(s);
+		s = next;
+	}
+	return text[one_line] = s;
+}
+
+bool alloctag_is_identifier(const char *s)
+{
+	if (!ISIDST(*s) && *s != '$')
+		return false;
+	for (s++; *s; s++)
+		if (!ISIDNUM(*s) && *s != '$')
+			return false;
+	return true;
+}
+
+bool alloctag_parse_options(const struct plugin_name_args *info)
+{
+	bool ok = true;
+
+	for (int i = 0; i < info->argc; i++) {
+		const struct plugin_argument *arg = &info->argv[i];
+		const struct option_desc *opt = NULL;
+
+		for (size_t j = 0; j < ARRAY_SIZE(option_table); j++)
+			if (!strcmp(arg->key, option_table[j].key))
+				opt = &option_table[j];
+
+		if (!opt) {
+			error("unknown option %<-fplugin-arg-%s-%s%>; %s knows: %s",
+			      info->base_name, arg->key, info->base_name,
+			      alloctag_options_help(true));
+			ok = false;
+		} else if (opt->flag) {
+			if (arg->value) {
+				error("option %<-fplugin-arg-%s-%s%> takes no value",
+				      info->base_name, arg->key);
+				ok = false;
+			}
+			*opt->flag = true;
+		} else if (!arg->value || !*arg->value) {
+			error("option %<-fplugin-arg-%s-%s%> needs a value: "
+			      "%<-fplugin-arg-%s-%s=...%>",
+			      info->base_name, arg->key, info->base_name, arg->key);
+			ok = false;
+		} else if (opt->identifier && !alloctag_is_identifier(arg->value)) {
+			error("option %<-fplugin-arg-%s-%s%>: %qs is not an identifier",
+			      info->base_name, arg->key, arg->value);
+			ok = false;
+		} else {
+			*opt->value = arg->value;
+		}
+	}
+	return ok;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * alloctag: what the parts of the plugin share.
+ *
+ *   alloctag_plugin.c     plugin_init(), version check, callbacks
+ *   alloctag_options.c    -fplugin-arg-alloctag-* parsing
+ *   alloctag_decls.c      declarations recorded while the front end parses
+ *   alloctag_attribute.c  __attribute__((alloc_tagged)) and its checks
+ *   alloctag_variant.c    the untagged variant each tagged call is renamed to
+ *   alloctag_tag.c        the runtime's tag type and hooks, one static tag per site
+ *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
+ */
+#ifndef ALLOCTAG_PLUGIN_H
+#define ALLOCTAG_PLUGIN_H
+
+#include "alloctag_compat.h"
+
+#define ALLOCTAG_ATTRIBUTE "alloc_tagged"
+
+/* alloctag_options.c */
+struct alloctag_options {
+	const char *tag_type;		/* struct the tags are made of */
+	const char *save_hook;		/* old = save(&tag) before the call */
+	const char *restore_hook;	/* restore(&tag, old) after it */
+	const char *section;		/* where the tags go */
+	const char *counters_section;	/* where per-site counters go, NULL: default */
+	const char *counters_object;	/* one shared counters object instead */
+	const char *suffix;		/* foo -> foo<suffix> unless the attribute names one */
+	const char *modname;		/* fixed module name for the tags */
+	const char *modname_macro;	/* or the string a macro expands to ... */
+	const char *modname_if;		/* ... when this macro is defined */
+	const char *include_hint;	/* what to include when the hooks are missing */
+	bool disable;
+	bool verbose;
+};
+
+extern struct alloctag_options alloctag_opts;
+bool alloctag_parse_options(const struct plugin_name_args *info);
+const char *alloctag_options_help(bool one_line);
+bool alloctag_is_identifier(const char *s);
+
+/* alloctag_decls.c */
+void alloctag_register_decl_callbacks(const char *plugin_name);
+tree alloctag_lookup_decl(const char *name);
+void alloctag_root_tree(tree t);
+const vec<tree> &alloctag_tagged_functions(void);
+const char *alloctag_macro_value(const char *name, bool *defined);
+
+/* alloctag_attribute.c */
+void alloctag_register_attributes(void *event_data, void *data);
+bool alloctag_is_tagged(const_tree fndecl);
+tree alloctag_variant_name(tree fndecl);
+void alloctag_check_attributes(tree fndecl);
+
+/* alloctag_variant.c */
+tree alloctag_variant(tree fndecl);
+void alloctag_define_public_aliases(void);
+
+/* alloctag_tag.c */
+struct alloctag_runtime {
+	tree tag_type;		/* struct alloc_tag */
+	tree ct_field;		/* its struct codetag */
+	tree counters_field;	/* its counters pointer, or NULL */
+	tree shared_counters;	/* counters_object, or NULL */
+	tree save, restore;	/* the hooks */
+};
+const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee);
+tree alloctag_build_tag(const struct alloctag_runtime *rt, location_t call_loc, tree caller);
+
+/* alloctag_rewrite.c */
+opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);
+
+#endif /* ALLOCTAG_PLUGIN_H */

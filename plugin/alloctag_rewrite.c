@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * alloctag: the pass that rewrites direct calls to alloc_tagged functions.
+ *
+ * Before:				After:
+ *	p = foo(a, b);			  old = alloc_tag_save(&_alloc_tag.N);
+ *					  p = foo_noprof(a, b);
+ *					  alloc_tag_restore(&_alloc_tag.N, old);
+ *
+ * It runs right after "cfg", among the lowering passes: each source call site
+ * is seen once, as written, before inlining, unrolling or cloning copy it (the
+ * copies share its static tag), and while static inline hooks and static
+ * variants that nothing referenced yet are still in the symbol table.
+ *
+ * The call keeps its lhs, flags, location, EH region and static chain: only
+ * its callee changes.  A call that ends its basic block (it can throw, or
+ * reach an abnormal goto) gets its restore on the fall-through edge; a
+ * noreturn call gets none, as with the kernel's alloc_hooks() macro.
+ */
+#include "alloctag_plugin.h"
+
+static gcall *build_hook_call(tree hook, tree tag, tree old)
+{
+	tree tag_addr = build_fold_addr_expr(tag);
+	unsigned nargs = 0;
+	tree args[2] = { NULL_TREE, NULL_TREE };
+
+	for (tree a = TYPE_ARG_TYPES(TREE_TYPE(hook)); a && TREE_VALUE(a) != void_type_node;
+	     a = TREE_CHAIN(a))
+		nargs++;
+	/* save(&tag); restore(&tag, old) or restore(old) */
+	if (!old)
+		args[0] = tag_addr;
+	else if (nargs == 2)
+		args[0] = tag_addr, args[1] = old;
+	else
+		args[0] = old;
+	return gimple_build_call(hook, old && nargs == 2 ? 2 : 1, args[0], args[1]);
+}
+
+static void rewrite_call(gcall *call, tree callee, tree caller)
+{
+	location_t loc = gimple_location(call);
+	const struct alloctag_runtime *rt;
+	gimple_stmt_iterator gsi;
+	tree variant, tag, old;
+	gcall *save, *restore;
+
+	variant = alloctag_variant(callee);
+	if (!variant)
+		return;
+	rt = alloctag_find_runtime(loc, callee);
+	if (!rt)
+		return;
+	if (gimple_call_flags(call) & ECF_RETURNS_TWICE) {
+		warning_at(loc, OPT_Wattributes, "call to %qD is not tagged: it returns twice",
+			   callee);
+		return;
+	}
+
+	tag = alloctag_build_tag(rt, loc, caller);
+	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
+
+	save = build_hook_call(rt->save, tag, NULL_TREE);
+	gimple_call_set_lhs(save, old);
+	gimple_set_location(save, loc);
+	gsi = gsi_for_stmt(call);
+	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
+
+	if (variant != callee)
+		gimple_call_set_fndecl(call, variant);
+	gimple_call_set_tail(call, false);
+
+	if (gimple_call_noreturn_p(call))
+		return;
+	restore = build_hook_call(rt->restore, tag, old);
+	gimple_set_location(restore, loc);
+	if (stmt_ends_bb_p(call)) {
+		edge e = find_fallthru_edge(gimple_bb(call)->succs);
+
+		if (e)
+			gsi_insert_on_edge_immediate(e, restore);
+	} else {
+		gsi_insert_after(&gsi, restore, GSI_SAME_STMT);
+	}
+
+	if (alloctag_opts.verbose) {
+		expanded_location xloc = expand_location(loc);
+
+		inform(loc, "call to %qD tagged %s:%d %qs, calls %qD", callee,
+		       remap_macro_filename(xloc.file ? xloc.file : ""), xloc.line,
+		       lang_hooks.decl_printable_name(caller, 0), variant);
+	}
+}
+
+static unsigned int alloctag_rewrite_execute(function *fun)
+{
+	static bool aliases_defined;
+	auto_vec<gcall *> calls;
+	basic_block bb;
+	gcall *call;
+	unsigned i;
+
+	if (!aliases_defined) {
+		aliases_defined = true;
+		alloctag_define_public_aliases();
+	}
+
+	/* Collect first: rewriting inserts statements and may split edges. */
+	FOR_EACH_BB_FN(bb, fun) {
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
+
+			if (callee && alloctag_is_tagged(callee))
+				calls.safe_push(call);
+		}
+	}
+	FOR_EACH_VEC_ELT(calls, i, call)
+		rewrite_call(call, gimple_call_fndecl(call), fun->decl);
+	return 0;
+}
+
+namespace {
+
+const pass_data alloctag_rewrite_pass_data = {
+	.type			= GIMPLE_PASS,
+	.name			= "alloctag",
+	.optinfo_flags		= OPTGROUP_NONE,
+	.tv_id			= TV_NONE,
+	.properties_required	= PROP_gimple_any | PROP_cfg,
+	.properties_provided	= 0,
+	.properties_destroyed	= 0,
+	.todo_flags_start	= 0,
+	.todo_flags_finish	= 0,
+};
+
+class alloctag_rewrite_pass : public gimple_opt_pass {
+public:
+	alloctag_rewrite_pass(gcc::context *ctxt)
+		: gimple_opt_pass(alloctag_rewrite_pass_data, ctxt) {}
+
+	bool gate(function *) final override
+	{
+		return !alloctag_tagged_functions().is_empty();
+	}
+
+	unsigned int execute(function *fun) final override
+	{
+		return alloctag_rewrite_execute(fun);
+	}
+};
+
+} /* namespace */
+
+opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt)
+{
+	return new alloctag_rewrite_pass(ctxt);
+}

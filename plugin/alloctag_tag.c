@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * alloctag: the runtime's tag type and hooks, and one static tag per call site.
+ *
+ * The runtime is whatever the translation unit declares: the hooks by name
+ * (alloc_tag_save, alloc_tag_restore), the tag type from the save hook's
+ * parameter (struct alloc_tag), its fields by name.  For each site this builds
+ * what the kernel's DEFINE_ALLOC_TAG() writes by hand:
+ *
+ *	static struct alloc_tag_counters _alloc_tag_cntr;	(counters-section)
+ *	static struct alloc_tag _alloc_tag __used __aligned(TYPE_ALIGN)
+ *	__section("alloc_tags") = {
+ *		.ct = { .modname = ..., .function = __func__,
+ *			.filename = __FILE__, .lineno = __LINE__ },
+ *		.counters = &_alloc_tag_cntr,
+ *	};
+ */
+#include "alloctag_plugin.h"
+
+static struct alloctag_runtime runtime;
+static enum { RUNTIME_UNKNOWN, RUNTIME_FOUND, RUNTIME_MISSING } runtime_state;
+static tree lineno_field, function_field, filename_field, modname_field;
+
+static tree find_field(tree record, const char *name)
+{
+	for (tree f = TYPE_FIELDS(record); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) && id_equal(DECL_NAME(f), name))
+			return f;
+	return NULL_TREE;
+}
+
+static bool is_pointer_field(tree field)
+{
+	return field && POINTER_TYPE_P(TREE_TYPE(field));
+}
+
+/* The first parameter type of a function declaration, or NULL_TREE. */
+static tree first_param_type(tree fndecl)
+{
+	tree args = TYPE_ARG_TYPES(TREE_TYPE(fndecl));
+
+	return args && TREE_VALUE(args) != void_type_node ? TREE_VALUE(args) : NULL_TREE;
+}
+
+static unsigned param_count(tree fndecl)
+{
+	unsigned n = 0;
+
+	for (tree a = TYPE_ARG_TYPES(TREE_TYPE(fndecl)); a && TREE_VALUE(a) != void_type_node;
+	     a = TREE_CHAIN(a))
+		n++;
+	return n;
+}
+
+/* A hook by name: a function, or diagnosed at the first tagged call. */
+static tree find_hook(const char *name, location_t call_loc, tree callee)
+{
+	tree hook = alloctag_lookup_decl(name);
+
+	if (hook && TREE_CODE(hook) == FUNCTION_DECL)
+		return hook;
+	error_at(call_loc, "call to %qD cannot be tagged: %qs is not declared; include %<%s%>",
+		 callee, name, alloctag_opts.include_hint);
+	return NULL_TREE;
+}
+
+/*
+ * The save hook takes a pointer to the tag type and returns the previous tag;
+ * restore takes (tag, previous) or just (previous).
+ */
+static bool check_hooks(location_t call_loc, tree callee)
+{
+	tree save = runtime.save, restore = runtime.restore;
+	tree tag_ptr = first_param_type(save);
+	tree saved = TREE_TYPE(TREE_TYPE(save));
+	unsigned n = param_count(restore);
+
+	if (param_count(save) != 1 || !POINTER_TYPE_P(tag_ptr) || VOID_TYPE_P(saved)
+	    || TREE_CODE(TREE_TYPE(tag_ptr)) != RECORD_TYPE
+	    || !TYPE_IDENTIFIER(TREE_TYPE(tag_ptr))
+	    || !id_equal(TYPE_IDENTIFIER(TREE_TYPE(tag_ptr)), alloctag_opts.tag_type)) {
+		error_at(DECL_SOURCE_LOCATION(save),
+			 "%qD must take a %<struct %s *%> and return the tag it replaces",
+			 save, alloctag_opts.tag_type);
+		return false;
+	}
+	if (!prototype_p(TREE_TYPE(restore)) || n < 1 || n > 2) {
+		error_at(DECL_SOURCE_LOCATION(restore),
+			 "%qD must take the tag and what %qD returned, or only the latter",
+			 restore, save);
+		return false;
+	}
+	runtime.tag_type = TYPE_MAIN_VARIANT(TREE_TYPE(tag_ptr));
+	if (!COMPLETE_TYPE_P(runtime.tag_type)) {
+		error_at(call_loc, "call to %qD cannot be tagged: %<struct %s%> is incomplete; "
+			 "include %<%s%>", callee, alloctag_opts.tag_type, alloctag_opts.include_hint);
+		return false;
+	}
+	return true;
+}
+
+static bool check_tag_type(void)
+{
+	tree tag = runtime.tag_type;
+	location_t loc = DECL_SOURCE_LOCATION(TYPE_NAME(tag) && DECL_P(TYPE_NAME(tag))
+					      ? TYPE_NAME(tag) : TYPE_FIELDS(tag));
+	tree ct = find_field(tag, "ct");
+
+	if (!ct || TREE_CODE(TREE_TYPE(ct)) != RECORD_TYPE || !COMPLETE_TYPE_P(TREE_TYPE(ct))) {
+		error_at(loc, "%<struct %s%> needs a %<struct codetag ct%> field",
+			 alloctag_opts.tag_type);
+		return false;
+	}
+	runtime.ct_field = ct;
+	lineno_field = find_field(TREE_TYPE(ct), "lineno");
+	function_field = find_field(TREE_TYPE(ct), "function");
+	filename_field = find_field(TREE_TYPE(ct), "filename");
+	modname_field = find_field(TREE_TYPE(ct), "modname");
+	if (!lineno_field || !INTEGRAL_TYPE_P(TREE_TYPE(lineno_field))
+	    || !is_pointer_field(function_field) || !is_pointer_field(filename_field)
+	    || (modname_field && !is_pointer_field(modname_field))) {
+		error_at(DECL_SOURCE_LOCATION(ct), "the codetag of %<struct %s%> needs an integer "
+			 "%<lineno%> and %<const char *%> %<function%> and %<filename%>",
+			 alloctag_opts.tag_type);
+		return false;
+	}
+
+	tree counters = find_field(tag, "counters");
+	if (counters && (!is_pointer_field(counters)
+			 || !COMPLETE_TYPE_P(TREE_TYPE(TREE_TYPE(counters))))) {
+		error_at(DECL_SOURCE_LOCATION(counters),
+			 "%<counters%> of %<struct %s%> must point to a complete type",
+			 alloctag_opts.tag_type);
+		return false;
+	}
+	runtime.counters_field = counters;
+	return true;
+}
+
+static bool check_shared_counters(void)
+{
+	const char *name = alloctag_opts.counters_object;
+	tree var;
+
+	if (!name)
+		return true;
+	var = alloctag_lookup_decl(name);
+	if (!var || TREE_CODE(var) != VAR_DECL || !runtime.counters_field) {
+		error("%<-fplugin-arg-*-counters-object=%s%>: no such variable, or "
+		      "%<struct %s%> has no %<counters%>", name, alloctag_opts.tag_type);
+		return false;
+	}
+	runtime.shared_counters = var;
+	return true;
+}
+
+/*
+ * The runtime, found once per translation unit at its first tagged call, or
+ * NULL (diagnosed once, at that call).
+ */
+const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee)
+{
+	if (runtime_state == RUNTIME_UNKNOWN) {
+		runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
+		runtime.restore = runtime.save
+				  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
+		if (runtime.restore && check_hooks(call_loc, callee) && check_tag_type()
+		    && check_shared_counters())
+			runtime_state = RUNTIME_FOUND;
+		else
+			runtime_state = RUNTIME_MISSING;
+	}
+	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
+}
+
+/* The module name the tags carry, or NULL (the kernel's CT_MODULE_NAME). */
+static const char *module_name(void)
+{
+	static const char *name;
+	static bool done;
+	bool defined;
+
+	if (done)
+		return name;
+	done = true;
+	if (alloctag_opts.modname)
+		return name = alloctag_opts.modname;
+	if (!alloctag_opts.modname_macro)
+		return NULL;
+	if (alloctag_opts.modname_if) {
+		alloctag_macro_value(alloctag_opts.modname_if, &defined);
+		if (!defined)
+			return NULL;
+	}
+	const char *value = alloctag_macro_value(alloctag_opts.modname_macro, &defined);
+	const char *end = value && *value == '"' ? strchr(value + 1, '"') : NULL;
+	if (end)
+		return name = xstrndup(value + 1, end - value - 1);
+	if (defined)
+		warning(0, "macro %qs does not expand to a string; tags carry no module name",
+			alloctag_opts.modname_macro);
+	return NULL;
+}
+
+static tree static_constructor(tree type, vec<constructor_elt, va_gc> *elts)
+{
+	tree init = build_constructor(type, elts);
+
+	TREE_CONSTANT(init) = 1;
+	TREE_STATIC(init) = 1;
+	return init;
+}
+
+static tree string_for(tree field, const char *s)
+{
+	return fold_convert(TREE_TYPE(field), build_string_literal(strlen(s) + 1, s));
+}
+
+/* A function-local static, as the macro's, named like it: NAME.<uid>. */
+static tree site_static(const char *name, tree type, tree caller, location_t loc)
+{
+	tree var = build_decl(loc, VAR_DECL, get_identifier(name), type);
+	char *asm_name;
+
+	TREE_STATIC(var) = 1;
+	TREE_USED(var) = 1;
+	TREE_ADDRESSABLE(var) = 1;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	DECL_CONTEXT(var) = caller;
+	ASM_FORMAT_PRIVATE_NAME(asm_name, name, DECL_UID(var));
+	SET_DECL_ASSEMBLER_NAME(var, get_identifier(asm_name));
+	return var;
+}
+
+static tree counters_for(const struct alloctag_runtime *rt, tree caller, location_t loc)
+{
+	tree var;
+
+	if (rt->shared_counters)
+		return rt->shared_counters;
+	var = site_static("_alloc_tag_cntr", TREE_TYPE(TREE_TYPE(rt->counters_field)), caller, loc);
+	if (alloctag_opts.counters_section)
+		set_decl_section_name(var, alloctag_opts.counters_section);
+	varpool_node::finalize_decl(var);
+	return var;
+}
+
+tree alloctag_build_tag(const struct alloctag_runtime *rt, location_t call_loc, tree caller)
+{
+	expanded_location xloc = expand_location(call_loc);
+	vec<constructor_elt, va_gc> *ct_elts = NULL, *tag_elts = NULL;
+	tree ct_type = TREE_TYPE(rt->ct_field);
+	const char *modname = module_name();
+
+	if (!xloc.file) {
+		call_loc = DECL_SOURCE_LOCATION(caller);
+		xloc = expand_location(call_loc);
+	}
+	/* Fields in declaration order, as varasm wants them. */
+	for (tree f = TYPE_FIELDS(ct_type); f; f = DECL_CHAIN(f)) {
+		if (f == lineno_field)
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, build_int_cst(TREE_TYPE(f), xloc.line));
+		else if (f == function_field)
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, lang_hooks.decl_printable_name(caller, 0)));
+		else if (f == filename_field)
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, remap_macro_filename(xloc.file ? xloc.file : "")));
+		else if (f == modname_field && modname)
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, modname));
+	}
+	for (tree f = TYPE_FIELDS(rt->tag_type); f; f = DECL_CHAIN(f)) {
+		if (f == rt->ct_field)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f, static_constructor(ct_type, ct_elts));
+		else if (f == rt->counters_field)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f,
+				fold_convert(TREE_TYPE(f),
+					     build_fold_addr_expr(counters_for(rt, caller, call_loc))));
+	}
+
+	tree tag = site_static("_alloc_tag", rt->tag_type, caller, call_loc);
+	DECL_PRESERVE_P(tag) = 1;
+	/* Pinned: -O2 would raise a 40-byte tag to 16 and break a walk by sizeof. */
+	SET_DECL_ALIGN(tag, TYPE_ALIGN(rt->tag_type));
+	DECL_USER_ALIGN(tag) = 1;
+	set_decl_section_name(tag, alloctag_opts.section);
+	DECL_INITIAL(tag) = static_constructor(rt->tag_type, tag_elts);
+	varpool_node::finalize_decl(tag);
+	return tag;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * alloctag: the untagged variant a tagged call is renamed to.
+ *
+ * For a tagged function foo with variant foo_noprof (or the name the
+ * attribute gives):
+ *   - declared in the translation unit: used as declared, once its prototype
+ *     is checked against foo's;
+ *   - foo defined here and foo_noprof not: foo_noprof becomes an alias of that
+ *     definition, so that a declaration alone (in a header given with
+ *     -include) tags a function without editing it;
+ *   - otherwise: declared with foo's type, flags and attributes, so that
+ *     optimizations and warnings see the same function.
+ */
+#include "alloctag_plugin.h"
+
+static hash_map<tree, tree> *variants;	/* tagged function -> variant or error_mark_node */
+
+static bool same_type(tree a, tree b)
+{
+	a = TYPE_MAIN_VARIANT(a);
+	b = TYPE_MAIN_VARIANT(b);
+	if (a == b)
+		return true;
+	if (TYPE_CANONICAL(a) && TYPE_CANONICAL(b))
+		return TYPE_CANONICAL(a) == TYPE_CANONICAL(b);
+	return types_compatible_p(a, b);
+}
+
+/* The same return type and parameter types, qualifiers of either aside. */
+static bool same_prototype(tree f1, tree f2)
+{
+	tree t1 = TREE_TYPE(f1), t2 = TREE_TYPE(f2);
+	tree a1, a2;
+
+	if (TREE_CODE(t1) != TREE_CODE(t2) || !same_type(TREE_TYPE(t1), TREE_TYPE(t2)))
+		return false;
+	/* An old-style declaration has no parameter types to compare. */
+	if (!prototype_p(t1) || !prototype_p(t2))
+		return true;
+	for (a1 = TYPE_ARG_TYPES(t1), a2 = TYPE_ARG_TYPES(t2); a1 && a2;
+	     a1 = TREE_CHAIN(a1), a2 = TREE_CHAIN(a2))
+		if (!same_type(TREE_VALUE(a1), TREE_VALUE(a2)))
+			return false;
+	return a1 == a2;
+}
+
+/* Attributes that describe a body or a symbol, not what a call does. */
+static bool body_only_attribute(tree attr)
+{
+	static const char *const names[] = {
+		ALLOCTAG_ATTRIBUTE, "alias", "weakref", "ifunc", "target_clones",
+		"section", "used", "unused", "weak", "visibility", "always_inline",
+		"gnu_inline", "noinline", "flatten", "artificial", "naked", "symver",
+		"externally_visible", "no_reorder", "retain", "noipa", "noclone",
+		"optimize", "target", "cold", "hot",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (is_attribute_p(names[i], get_attribute_name(attr)))
+			return true;
+	return false;
+}
+
+static tree call_attributes(tree fndecl)
+{
+	tree list = NULL_TREE;
+
+	for (tree a = DECL_ATTRIBUTES(fndecl); a; a = TREE_CHAIN(a))
+		if (!body_only_attribute(a))
+			list = tree_cons(TREE_PURPOSE(a), TREE_VALUE(a), list);
+	return nreverse(list);
+}
+
+/* A new FUNCTION_DECL called NAME that behaves, for its callers, as FNDECL. */
+static tree clone_declaration(tree fndecl, tree name)
+{
+	tree v = build_decl(DECL_SOURCE_LOCATION(fndecl), FUNCTION_DECL, name,
+			    TREE_TYPE(fndecl));
+
+	DECL_CONTEXT(v) = DECL_CONTEXT(fndecl);
+	DECL_EXTERNAL(v) = 1;
+	TREE_PUBLIC(v) = TREE_PUBLIC(fndecl);
+	TREE_USED(v) = 1;
+	DECL_ARTIFICIAL(v) = 1;
+	DECL_VISIBILITY(v) = DECL_VISIBILITY(fndecl);
+	DECL_VISIBILITY_SPECIFIED(v) = DECL_VISIBILITY_SPECIFIED(fndecl);
+	/* noreturn, const, pure, malloc, nothrow, returns_twice, ... */
+	TREE_THIS_VOLATILE(v) = TREE_THIS_VOLATILE(fndecl);
+	TREE_READONLY(v) = TREE_READONLY(fndecl);
+	DECL_PURE_P(v) = DECL_PURE_P(fndecl);
+	DECL_LOOPING_CONST_OR_PURE_P(v) = DECL_LOOPING_CONST_OR_PURE_P(fndecl);
+	DECL_IS_MALLOC(v) = DECL_IS_MALLOC(fndecl);
+	TREE_NOTHROW(v) = TREE_NOTHROW(fndecl);
+	DECL_IS_RETURNS_TWICE(v) = DECL_IS_RETURNS_TWICE(fndecl);
+	DECL_IS_NOVOPS(v) = DECL_IS_NOVOPS(fndecl);
+	TREE_SIDE_EFFECTS(v) = TREE_SIDE_EFFECTS(fndecl);
+	DECL_ATTRIBUTES(v) = call_attributes(fndecl);
+	/* C linkage: the name is the symbol.  Checked by the caller for C++. */
+	SET_DECL_ASSEMBLER_NAME(v, name);
+	alloctag_root_tree(v);
+	return v;
+}
+
+static bool defined_here(tree fndecl)
+{
+	cgraph_node *node = cgraph_node::get(fndecl);
+
+	/* C99 inline and gnu_inline bodies are not an external definition. */
+	return node && node->definition && !node->alias && !DECL_EXTERNAL(fndecl);
+}
+
+/* Make VARIANT (declared, not defined) an alias of the definition of FNDECL. */
+static void define_as_alias(tree variant, tree fndecl)
+{
+	DECL_EXTERNAL(variant) = 0;
+	TREE_STATIC(variant) = 1;
+	cgraph_node::create_alias(variant, fndecl);
+}
+
+/* In C++ only functions with C linkage can have a variant derived by name. */
+static bool has_c_linkage(tree fndecl)
+{
+	return !lang_GNU_CXX() || DECL_ASSEMBLER_NAME(fndecl) == DECL_NAME(fndecl);
+}
+
+static tree resolve_variant(tree fndecl)
+{
+	tree name = alloctag_variant_name(fndecl);
+	tree v = alloctag_lookup_decl(IDENTIFIER_POINTER(name));
+	location_t loc = DECL_SOURCE_LOCATION(fndecl);
+	bool is_macro;
+
+	if (name == DECL_NAME(fndecl))
+		return fndecl;
+
+	if (v && TREE_CODE(v) != FUNCTION_DECL) {
+		error_at(DECL_SOURCE_LOCATION(v),
+			 "%qD cannot be the untagged variant of %qD: it is not a function",
+			 v, fndecl);
+		inform(loc, "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
+		return NULL_TREE;
+	}
+	if (v && !same_prototype(v, fndecl)) {
+		error_at(DECL_SOURCE_LOCATION(v),
+			 "prototype of %qD does not match %qD, whose untagged variant it is",
+			 v, fndecl);
+		inform(loc, "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
+		return NULL_TREE;
+	}
+	if (v && defined_here(v))
+		return v;
+
+	if (!v) {
+		alloctag_macro_value(IDENTIFIER_POINTER(name), &is_macro);
+		if (is_macro) {
+			error_at(loc, "untagged variant %qE of %qD is a macro; declare a function "
+				 "of that name or name one with %<%s(\"...\")%>",
+				 name, fndecl, ALLOCTAG_ATTRIBUTE);
+			return NULL_TREE;
+		}
+		if (!has_c_linkage(fndecl)) {
+			error_at(loc, "declare the untagged variant %qE of %qD: it cannot be "
+				 "derived for a function without C linkage", name, fndecl);
+			return NULL_TREE;
+		}
+	}
+
+	if (defined_here(fndecl)) {
+		if (!v)
+			v = clone_declaration(fndecl, name);
+		define_as_alias(v, fndecl);
+		return v;
+	}
+	if (v)
+		return v;
+	if (!TREE_PUBLIC(fndecl)) {
+		error_at(loc, "%qD is static and not defined here, and its untagged variant %qE "
+			 "is not declared", fndecl, name);
+		return NULL_TREE;
+	}
+	return clone_declaration(fndecl, name);
+}
+
+/*
+ * The variant of FNDECL, or NULL_TREE when there is none to call (the reason
+ * has been diagnosed once).
+ */
+tree alloctag_variant(tree fndecl)
+{
+	bool existed;
+
+	if (!variants)
+		variants = new hash_map<tree, tree>;
+	tree &slot = variants->get_or_insert(fndecl, &existed);
+	if (!existed) {
+		tree v = resolve_variant(fndecl);
+
+		slot = v ? v : error_mark_node;
+	}
+	return slot == error_mark_node ? NULL_TREE : slot;
+}
+
+/*
+ * Other translation units call foo_noprof for foo defined here: its alias
+ * must exist whether or not this unit calls foo.
+ */
+void alloctag_define_public_aliases(void)
+{
+	unsigned i;
+	tree fndecl;
+
+	FOR_EACH_VEC_ELT(alloctag_tagged_functions(), i, fndecl)
+		if (TREE_PUBLIC(fndecl) && defined_here(fndecl))
+			alloctag_variant(fndecl);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloctag.h: the tag type and hooks of the alloctag runtime.
+ *
+ * With gcc -fplugin=alloctag.so, every direct call to a function declared
+ *
+ *	void *xmalloc(size_t n) __alloc_tagged;
+ *
+ * becomes a call to xmalloc_noprof() with a static struct alloc_tag of its
+ * own (file, line, function) made current around it, as the Linux kernel's
+ * alloc_hooks() macro does.  Without the plugin (plain gcc, clang) the
+ * attribute expands to nothing and nothing here generates code.
+ *
+ * Only compiler-provided features are used: this header may be forced into
+ * every translation unit (-include) ahead of the C library's headers.
+ */
+#ifndef ALLOCTAG_H
+#define ALLOCTAG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__has_attribute)
+#if __has_attribute(alloc_tagged)
+#define __alloc_tagged __attribute__((alloc_tagged))
+#define __alloc_tagged_as(variant) __attribute__((alloc_tagged(variant)))
+#endif
+#endif
+#ifndef __alloc_tagged
+#define __alloc_tagged
+#define __alloc_tagged_as(variant)
+#endif
+
+/* The kernel's layout (include/linux/codetag.h, alloc_tag.h). */
+struct codetag {
+	unsigned int flags;
+	unsigned int lineno;
+	const char *modname;
+	const char *function;
+	const char *filename;
+} __attribute__((aligned(8)));
+
+/* One per call site, made by the plugin: the runtime's handle on the site. */
+struct alloc_tag_counters {
+	unsigned int id;	/* 0 until the site first allocates */
+	unsigned int reserved;
+};
+
+struct alloc_tag {
+	struct codetag ct;
+	struct alloc_tag_counters *counters;
+} __attribute__((aligned(8)));
+
+/* The tag charged by allocations on this thread, NULL for none. */
+extern __thread struct alloc_tag *alloctag_current
+	__attribute__((tls_model("initial-exec")));
+
+/*
+ * Nesting: by default the outermost tagged call wins, so an allocator wrapper
+ * tagged by declaration alone charges its caller's site.  Compile with
+ * -DALLOCTAG_INNERMOST for the kernel's rule: the innermost site wins.
+ */
+static inline __attribute__((always_inline, unused))
+struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
+{
+	struct alloc_tag *old = alloctag_current;
+
+#ifdef ALLOCTAG_INNERMOST
+	alloctag_current = tag;
+#else
+	alloctag_current = old ? old : tag;
+#endif
+	return old;
+}
+
+static inline __attribute__((always_inline, unused))
+void alloc_tag_restore(struct alloc_tag *tag, struct alloc_tag *old)
+{
+	(void)tag;
+	alloctag_current = old;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ALLOCTAG_H */
