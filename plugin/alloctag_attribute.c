@@ -111,9 +111,9 @@ void alloctag_check_attributes(tree fndecl)
 
 		if (v1 == v2 || reported.add(fndecl))
 			continue;
+		/* Merged lists have no order to tell which came first. */
 		error_at(input_location,
 			 "conflicting %qs attributes on %qD: untagged variants %qE and %qE",
-			 ALLOCTAG_ATTRIBUTE, fndecl, v2, v1);
-		inform(DECL_SOURCE_LOCATION(fndecl), "%qD declared here", fndecl);
+			 ALLOCTAG_ATTRIBUTE, fndecl, v1, v2);
 	}
 }

@@ -1,0 +1,135 @@
+# alloctag testsuite helpers, sourced by testsuite/run and the *.sh tests.
+#
+# Results are lines "PASS: name", "FAIL: name" (details indented below it) and
+# "SKIP: name (reason)"; testsuite/run ends with "N passed, N failed, N skipped".
+#
+# Set by testsuite/run for each compiler: TESTCC (gcc, gcc-11, ...), PLUGIN
+# (its alloctag.so), TOP (repo root), WORK (scratch folder of this compiler).
+
+export LC_ALL=C
+
+pass() { echo "PASS: $TESTCC: $1"; }
+skip() { echo "SKIP: $TESTCC: $1 ($2)"; }
+fail() {
+	echo "FAIL: $TESTCC: $1"
+	shift
+	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /' | head -n 60
+	return 0
+}
+
+# check NAME COMMAND...: PASS if the command succeeds, else FAIL with its output.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$out"; fi
+}
+
+OPT_LEVELS="-O0 -O1 -O2 -O3 -Os -Og"
+
+# The compiler with the plugin and the project's header.
+pcc() {
+	"$TESTCC" -fplugin="$PLUGIN" -I"$TOP/runtime" -fdiagnostics-plain-output "$@"
+}
+
+# A directive "// NAME: value" from a test source, or nothing.
+directive() {
+	sed -n "s|^// $1: *||p" "$2" | head -n 1
+}
+
+# Compile a diagnostics test and compare what GCC says with its
+# { dg-error "re" }, { dg-warning "re" } and { dg-note "re" } markers: every
+# marker must be matched by a diagnostic of that kind on that line, and every
+# error and warning must be expected.  An internal compiler error never is.
+run_diag_test() {
+	local src=$1 name dir base args opt out problems
+	dir=$(dirname "$src")
+	base=$(basename "$src")
+	name="diag/${base%.c}"
+	args=$(directive args "$src")
+	for opt in -O0 -O2; do
+		out=$(cd "$dir" && pcc $opt $args -c -o /dev/null "$base" 2>&1)
+		problems=$(diag_compare "$base" "$src" "$out")
+		if [ -n "$problems" ]; then
+			fail "$name $opt" "$problems" "--- compiler said:" "$out"
+			return
+		fi
+	done
+	pass "$name"
+}
+
+diag_compare() {
+	local file=$1 src=$2 out=$3
+	if printf '%s\n' "$out" | grep -q "internal compiler error"; then
+		echo "internal compiler error"
+	fi
+	# expected: LINE KIND REGEX
+	grep -no '{ dg-\(error\|warning\|note\) "[^"]*" }' "$src" |
+	sed 's|^\([0-9]*\):{ dg-\([a-z]*\) "\(.*\)" }|\1 \2 \3|' |
+	while read -r line kind re; do
+		printf '%s\n' "$out" | grep "^$file:$line:[0-9]*: $kind: " |
+			grep -qE -- "$re" || echo "missing $kind at $file:$line: $re"
+	done
+	# unexpected errors and warnings
+	printf '%s\n' "$out" | grep -E ": (error|warning): " |
+	while IFS= read -r diag; do
+		local where line kind
+		where=${diag%%: *}
+		line=$(echo "$where" | cut -d: -f2)
+		kind=$(echo "$diag" | sed -E 's/^[^ ]*: (error|warning): .*/\1/')
+		if [ "${where%%:*}" != "$file" ] ||
+		   ! sed -n "${line}p" "$src" | grep -q "{ dg-$kind "; then
+			echo "unexpected: $diag"
+		fi
+	done
+}
+
+# Expected tags of a tag test: "file:line function calls=N", one per tag, from
+# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files.
+expected_tags() {
+	local f
+	for f in "$@"; do
+		awk -v file="$f" '
+			match($0, /\/\/ tag .*/) {
+				n = split(substr($0, RSTART + 3), parts, /; */)
+				for (i = 1; i <= n; i++) {
+					split(parts[i], w, " ")
+					count = 1
+					if (w[4] ~ /^x[0-9]+$/)
+						count = substr(w[4], 2)
+					for (j = 0; j < count; j++)
+						print file ":" FNR " " w[2] " " w[3]
+				}
+			}' "$f"
+	done | sort
+}
+
+# Build and run a tag test (testsuite/plugin/tags/*.c) at every optimization
+# level: the program prints its tags (tagtest.h); they must be exactly the
+# expected ones, with the expected number of calls charged to each.
+run_tag_test() {
+	local src=$1 dir base name args files expect opt got out exe
+	dir=$(dirname "$src")
+	base=$(basename "$src")
+	name="tags/${base%.c}"
+	args=$(directive args "$src")
+	files=$(directive files "$src")
+	expect=$(cd "$dir" && expected_tags "$base" $files $(directive headers "$src"))
+	exe="$WORK/${base%.c}"
+	for opt in $OPT_LEVELS "-O2 -flto" "-O2 -g -fPIE -pie" "-O1 -fPIC -fexceptions"; do
+		if ! out=$(cd "$dir" && pcc $opt $args -Wall -Wextra -Werror -I.. -o "$exe" \
+				"$base" $files ../tagtest.c 2>&1); then
+			fail "$name $opt" "compile failed:" "$out"
+			return
+		fi
+		if ! got=$("$exe" | sort); then
+			fail "$name $opt" "program failed" "$got"
+			return
+		fi
+		if [ "$got" != "$expect" ]; then
+			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
+				sed 's/^</expected:/; s/^>/got:     /')"
+			return
+		fi
+	done
+	pass "$name"
+}
