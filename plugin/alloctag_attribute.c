@@ -29,6 +29,14 @@ static tree handle_alloc_tagged(tree *node, tree name, tree args, int, bool *no_
 		return NULL_TREE;
 	}
 
+	/* The variant is found and declared by name: no overloads, no classes. */
+	if (DECL_CONTEXT(decl) && TYPE_P(DECL_CONTEXT(decl))) {
+		warning_at(loc, OPT_Wattributes,
+			   "%qE attribute is not supported on member functions; ignored", name);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+
 	if (!args)
 		return NULL_TREE;
 

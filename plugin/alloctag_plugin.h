@@ -64,8 +64,16 @@ struct alloctag_runtime {
 	tree shared_counters;	/* counters_object, or NULL */
 	tree save, restore;	/* the hooks */
 };
+/* Where a call is, as __FILE__, __LINE__ and __func__ would say there. */
+struct alloctag_site {
+	const char *file;
+	int line;
+	const char *function;
+};
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee);
-tree alloctag_build_tag(const struct alloctag_runtime *rt, location_t call_loc, tree caller);
+struct alloctag_site alloctag_site_of(location_t call_loc, tree caller);
+tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
+			tree caller, location_t call_loc);
 
 /* alloctag_rewrite.c */
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);

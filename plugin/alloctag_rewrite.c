@@ -43,6 +43,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	location_t loc = gimple_location(call);
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
+	struct alloctag_site site;
 	tree variant, tag, old;
 	gcall *save, *restore;
 
@@ -58,7 +59,11 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 		return;
 	}
 
-	tag = alloctag_build_tag(rt, loc, caller);
+	site = alloctag_site_of(loc, caller);
+	tag = alloctag_build_tag(rt, &site, caller, loc);
+	if (alloctag_opts.verbose)
+		inform(loc, "call to %qD tagged %s:%d %qs, calls %qD", callee,
+		       site.file, site.line, site.function, variant);
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
 	save = build_hook_call(rt->save, tag, NULL_TREE);
@@ -82,14 +87,6 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 			gsi_insert_on_edge_immediate(e, restore);
 	} else {
 		gsi_insert_after(&gsi, restore, GSI_SAME_STMT);
-	}
-
-	if (alloctag_opts.verbose) {
-		expanded_location xloc = expand_location(loc);
-
-		inform(loc, "call to %qD tagged %s:%d %qs, calls %qD", callee,
-		       remap_macro_filename(xloc.file ? xloc.file : ""), xloc.line,
-		       lang_hooks.decl_printable_name(caller, 0), variant);
 	}
 }
 
@@ -132,7 +129,7 @@ const pass_data alloctag_rewrite_pass_data = {
 	.properties_provided	= 0,
 	.properties_destroyed	= 0,
 	.todo_flags_start	= 0,
-	.todo_flags_finish	= 0,
+	.todo_flags_finish	= TODO_verify_il,
 };
 
 class alloctag_rewrite_pass : public gimple_opt_pass {

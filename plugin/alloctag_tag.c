@@ -211,6 +211,14 @@ static tree static_constructor(tree type, vec<constructor_elt, va_gc> *elts)
 	return init;
 }
 
+/* What __func__ says in CALLER: its plain name (C++ constructors aside). */
+static const char *function_name(tree caller)
+{
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(caller));
+
+	return strchr(name, ' ') ? lang_hooks.decl_printable_name(caller, 0) : name;
+}
+
 static tree string_for(tree field, const char *s)
 {
 	return fold_convert(TREE_TYPE(field), build_string_literal(strlen(s) + 1, s));
@@ -246,25 +254,63 @@ static tree counters_for(const struct alloctag_runtime *rt, tree caller, locatio
 	return var;
 }
 
-tree alloctag_build_tag(const struct alloctag_runtime *rt, location_t call_loc, tree caller)
+/*
+ * The location whose line __LINE__ would give at a call.  A token written in
+ * a macro argument is followed back to where it was written (arguments are
+ * macro-expanded before substitution, so a kmalloc() written there expanded
+ * its __LINE__ at that point); a token from a macro body resolves, as
+ * __LINE__ in that body does, to the outermost expansion point.
+ */
+static location_t written_location(location_t loc)
 {
-	expanded_location xloc = expand_location(call_loc);
+	loc = get_pure_location(loc);
+	while (linemap_location_from_macro_expansion_p(line_table, loc)) {
+		const line_map_macro *map = linemap_check_macro(linemap_lookup(line_table, loc));
+		unsigned token = loc - MAP_START_LOCATION(map);
+		location_t written, defined;
+
+		if (token >= MACRO_MAP_NUM_MACRO_TOKENS(map))
+			break;
+		written = MACRO_MAP_LOCATIONS(map)[2 * token];
+		defined = MACRO_MAP_LOCATIONS(map)[2 * token + 1];
+		if (written == defined)		/* from the body */
+			return linemap_resolve_location(line_table,
+							MACRO_MAP_EXPANSION_POINT_LOCATION(map),
+							LRK_MACRO_EXPANSION_POINT, NULL);
+		loc = written;			/* from an argument */
+	}
+	return linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
+}
+
+/* File names are mapped by -fmacro-prefix-map as __FILE__ is. */
+struct alloctag_site alloctag_site_of(location_t call_loc, tree caller)
+{
+	expanded_location xloc = expand_location(written_location(call_loc));
+	struct alloctag_site site;
+
+	if (!xloc.file)
+		xloc = expand_location(DECL_SOURCE_LOCATION(caller));
+	site.file = remap_macro_filename(xloc.file ? xloc.file : "");
+	site.line = xloc.line;
+	site.function = function_name(caller);
+	return site;
+}
+
+tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
+			tree caller, location_t call_loc)
+{
 	vec<constructor_elt, va_gc> *ct_elts = NULL, *tag_elts = NULL;
 	tree ct_type = TREE_TYPE(rt->ct_field);
 	const char *modname = module_name();
 
-	if (!xloc.file) {
-		call_loc = DECL_SOURCE_LOCATION(caller);
-		xloc = expand_location(call_loc);
-	}
 	/* Fields in declaration order, as varasm wants them. */
 	for (tree f = TYPE_FIELDS(ct_type); f; f = DECL_CHAIN(f)) {
 		if (f == lineno_field)
-			CONSTRUCTOR_APPEND_ELT(ct_elts, f, build_int_cst(TREE_TYPE(f), xloc.line));
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, build_int_cst(TREE_TYPE(f), site->line));
 		else if (f == function_field)
-			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, lang_hooks.decl_printable_name(caller, 0)));
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, site->function));
 		else if (f == filename_field)
-			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, remap_macro_filename(xloc.file ? xloc.file : "")));
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, site->file));
 		else if (f == modname_field && modname)
 			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, modname));
 	}

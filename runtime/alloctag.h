@@ -22,9 +22,9 @@ extern "C" {
 #endif
 
 #if defined(__has_attribute)
-#if __has_attribute(alloc_tagged)
-#define __alloc_tagged __attribute__((alloc_tagged))
-#define __alloc_tagged_as(variant) __attribute__((alloc_tagged(variant)))
+#if __has_attribute(__alloc_tagged__)
+#define __alloc_tagged __attribute__((__alloc_tagged__))
+#define __alloc_tagged_as(variant) __attribute__((__alloc_tagged__(variant)))
 #endif
 #endif
 #ifndef __alloc_tagged
@@ -39,7 +39,7 @@ struct codetag {
 	const char *modname;
 	const char *function;
 	const char *filename;
-} __attribute__((aligned(8)));
+} __attribute__((__aligned__(8)));
 
 /* One per call site, made by the plugin: the runtime's handle on the site. */
 struct alloc_tag_counters {
@@ -50,18 +50,18 @@ struct alloc_tag_counters {
 struct alloc_tag {
 	struct codetag ct;
 	struct alloc_tag_counters *counters;
-} __attribute__((aligned(8)));
+} __attribute__((__aligned__(8)));
 
 /* The tag charged by allocations on this thread, NULL for none. */
 extern __thread struct alloc_tag *alloctag_current
-	__attribute__((tls_model("initial-exec")));
+	__attribute__((__tls_model__("initial-exec")));
 
 /*
  * Nesting: by default the outermost tagged call wins, so an allocator wrapper
  * tagged by declaration alone charges its caller's site.  Compile with
  * -DALLOCTAG_INNERMOST for the kernel's rule: the innermost site wins.
  */
-static inline __attribute__((always_inline, unused))
+static __inline__ __attribute__((__always_inline__, __unused__))
 struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 {
 	struct alloc_tag *old = alloctag_current;
@@ -74,7 +74,7 @@ struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 	return old;
 }
 
-static inline __attribute__((always_inline, unused))
+static __inline__ __attribute__((__always_inline__, __unused__))
 void alloc_tag_restore(struct alloc_tag *tag, struct alloc_tag *old)
 {
 	(void)tag;

@@ -28,7 +28,7 @@ OPT_LEVELS="-O0 -O1 -O2 -O3 -Os -Og"
 
 # The compiler with the plugin and the project's header.
 pcc() {
-	"$TESTCC" -fplugin="$PLUGIN" -I"$TOP/runtime" -fdiagnostics-plain-output "$@"
+	"$TESTCC" -fplugin="$PLUGIN" -I"$TOP/runtime" -fdiagnostics-plain-output -fchecking "$@"
 }
 
 # A directive "// NAME: value" from a test source, or nothing.

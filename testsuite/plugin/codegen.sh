@@ -1,0 +1,25 @@
+# Generated code: no call to a tagged function is left, hooks are inlined from
+# -O1 on, and the alloc_tags section holds exactly one 40-byte, 8-aligned tag
+# per call site.
+codegen_check() {
+	local opt=$1 dir=$TOP/testsuite/plugin/tags asm obj sites size align
+	asm=$WORK/shapes$opt.s
+	obj=$WORK/shapes$opt.o
+	(cd "$dir" && pcc $opt -I.. -S -o "$asm" shapes.c && pcc $opt -I.. -c -o "$obj" shapes.c) || return 1
+	if grep -E '^\s+(call|jmp)\s+t_(alloc|touch|count|big|die|named|vararg)\b' "$asm"; then
+		echo "a tagged function is still called"; return 1
+	fi
+	if [ "$opt" != -O0 ] && grep -E '(call|jmp)\s+alloc_tag_(save|restore)' "$asm"; then
+		echo "hooks not inlined"; return 1
+	fi
+	sites=$(cd "$dir" && expected_tags shapes.c | wc -l)
+	# Name Type Address Off Size ES Flg Lk Inf Al, once "[Nr]" is cut off
+	set -- $(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] *alloc_tags / alloc_tags /p')
+	size=$((0x$5))
+	align=${10}
+	[ "$size" = $((sites * 40)) ] || { echo "alloc_tags: $size bytes for $sites sites"; return 1; }
+	[ "$align" = 8 ] || { echo "alloc_tags aligned to $align"; return 1; }
+}
+for opt in -O0 -O1 -O2 -O3 -Os; do
+	check "codegen/shapes$opt" codegen_check "$opt"
+done
