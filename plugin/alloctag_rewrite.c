@@ -12,6 +12,9 @@
  * copies share its static tag), and while static inline hooks and static
  * variants that nothing referenced yet are still in the symbol table.
  *
+ * Calls to foo inside foo_noprof's own definition are left alone: there
+ * foo means the underlying function, and renaming would recurse forever.
+ *
  * The call keeps its lhs, flags, location, EH region and static chain: only
  * its callee changes.  A call that ends its basic block (it can throw, or
  * reach an abnormal goto) gets its restore on the fall-through edge; a
@@ -48,7 +51,12 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	gcall *save, *restore;
 
 	variant = alloctag_variant(callee);
-	if (!variant)
+	/*
+	 * Inside the untagged variant's own definition, calling the tagged
+	 * function means the underlying one (malloc_noprof calling malloc):
+	 * renaming it would recurse forever.
+	 */
+	if (!variant || (variant == caller && variant != callee))
 		return;
 	rt = alloctag_find_runtime(loc, callee);
 	if (!rt)

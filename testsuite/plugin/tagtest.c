@@ -35,3 +35,8 @@ __attribute__((destructor)) static void report(void)
 	if (untagged_hits)
 		printf("untagged calls=%u\n", untagged_hits);
 }
+
+/* Variants of the C library allocators tagged in tags/builtins.c. */
+void *t_malloc_raw(size_t n) { hit(); return malloc(n); }
+void *t_calloc_raw(size_t n, size_t m) { hit(); return calloc(n, m); }
+char *t_strdup_raw(const char *s) { hit(); return strdup(s); }
