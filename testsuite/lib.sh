@@ -84,11 +84,15 @@ diag_compare() {
 }
 
 # Expected tags of a tag test: "file:line function calls=N", one per tag, from
-# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files.
+# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files,
+# and "untagged calls=N" from a marker "// untagged calls=N".
 expected_tags() {
 	local f
 	for f in "$@"; do
 		awk -v file="$f" '
+			match($0, /\/\/ untagged calls=[0-9]+/) {
+				print substr($0, RSTART + 3, RLENGTH - 3)
+			}
 			match($0, /\/\/ tag .*/) {
 				n = split(substr($0, RSTART + 3), parts, /; */)
 				for (i = 1; i <= n; i++) {
