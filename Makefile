@@ -28,7 +28,7 @@ PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unu
 RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
-	-Wall -Wextra -Wno-unused-parameter -Iruntime
+	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 
 PREFIX ?= /usr/local
