@@ -30,7 +30,7 @@ real_jansson() {
 	note "Debian jansson $(sed -n 's/^Version: //p' "$CACHE"/src/jansson/*.dsc), upstream sources (Debian's patches not applied)"
 
 	jansson_build plain "$TESTCC" & pid=$!
-	jansson_build tagged "$ALLOCTAG_CC" ALLOCTAG_TAGS="$TAGS/jansson.h" ALLOCTAG_REPORT=off
+	jansson_build tagged "$REAL_CC" ALLOCTAG_TAGS="$TAGS/jansson.h" ALLOCTAG_REPORT=off
 	local trc=$?
 	wait $pid
 	local prc=$?

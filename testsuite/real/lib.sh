@@ -1,7 +1,7 @@
 # Helpers of testsuite/real/run, sourced by it and by the project scripts
 # (sqlite.sh, jansson.sh, lua.sh) after testsuite/lib.sh (pass, fail, skip).
 #
-# Set by testsuite/real/run: TOP, TESTCC, ALLOCTAG_CC (the drop-in compiler),
+# Set by testsuite/real/run: TOP, TESTCC, REAL_CC (the drop-in compiler),
 # CACHE (downloads, kept between runs), REAL (scratch folder of this run),
 # TAGS (folder of the project-allocator tag headers).
 
@@ -32,15 +32,29 @@ report_env() {
 	echo "ALLOCTAG_REPORT=$1 ALLOCTAG_FORMAT=full"
 }
 
-# report_rows FILE: one line per site of a full-format report:
-# "live_bytes live_calls total_calls total_bytes peak_bytes site".
+# report_rows FILE: one line per site of a full-format report,
+# "live_bytes live_calls total_calls total_bytes peak_bytes site", the
+# columns found by their names in the report's "# <size> ..." header line;
+# the untagged line's site is "untagged".
 report_rows() {
 	awk '
-		/^allocinfo - version:/ || /^#/ || NF < 6 { next }
-		{
-			site = $6
-			for (i = 7; i <= NF; i++) site = site " " $i
-			print $1, $2, $3, $4, $5, site
+		/^allocinfo - version:/ { next }
+		/^#/ {
+			n = 0
+			line = $0
+			while (match(line, /<[^>]*>/)) {
+				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
+				line = substr(line, RSTART + RLENGTH)
+			}
+			nnum = n - 1	# numbers, then <tag info>
+			next
+		}
+		nnum && NF > nnum {
+			site = $(nnum + 1)
+			for (i = nnum + 2; i <= NF; i++) site = site " " $i
+			if (site ~ /func:untagged$/) site = "untagged"
+			print $col["size"], $col["calls"], $col["total calls"], \
+				$col["total size"], $col["peak size"], site
 		}' "$1"
 }
 
@@ -136,7 +150,7 @@ no site in $report"
 		fail "$name" "${bad#?}" "$(top_sites "$report" "$n" "$key")"
 	else
 		pass "$name"
-		note "$(top_sites "$report" "$n" "$key")"
+		note "$(top_sites "$report" "$n" "$key" | sed "s|$REAL/||")"
 	fi
 }
 
@@ -150,9 +164,11 @@ same_output() {
 }
 
 # merge_reports REPORT...: the sites of many reports (of a test suite's
-# processes) as one report: counters summed per site, the peak the largest.
+# processes) as one full-format report: counters summed per site, the peak
+# the largest of the processes' peaks.
 merge_reports() {
 	local r
+	echo "#     <size>  <calls>   <total size> <total calls>  <peak size> <tag info>"
 	for r in "$@"; do
 		[ -e "$r" ] && report_rows "$r"
 	done | awk '
@@ -166,7 +182,7 @@ merge_reports() {
 		END {
 			for (i = 0; i < n; i++) {
 				s = order[i]
-				printf "%d %d %d %d %d %s\n", lb[s], lc[s], tc[s], tb[s], pk[s], s
+				printf "%d %d %d %d %d %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
 			}
 		}'
 }

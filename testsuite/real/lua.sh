@@ -27,7 +27,7 @@ real_lua() {
 	cp -r "$SRC" "$T"
 	(cd "$P" && make linux CC="$TESTCC -std=gnu99" >build.log 2>&1) & pid=$!
 	(cd "$T" && ALLOCTAG_TAGS="$TAGS/lua.h" ALLOCTAG_REPORT=off \
-		make linux CC="$ALLOCTAG_CC -std=gnu99" >build.log 2>&1)
+		make linux CC="$REAL_CC -std=gnu99" >build.log 2>&1)
 	local trc=$?
 	wait $pid
 	local prc=$?

@@ -37,7 +37,7 @@ real_sqlite() {
 
 	mkdir -p "$T/tool-reports"
 	sqlite_build plain "$TESTCC" & local pid=$!
-	sqlite_build tagged "$ALLOCTAG_CC" ALLOCTAG_TAGS="$TAGS/sqlite.h" \
+	sqlite_build tagged "$REAL_CC" ALLOCTAG_TAGS="$TAGS/sqlite.h" \
 		ALLOCTAG_REPORT="$T/tool-reports/%e-%p.txt"
 	local trc=$?
 	wait $pid
@@ -55,7 +55,7 @@ real_sqlite() {
 	# with it, and lemon (the one that allocates) ran with the runtime.
 	local tools missing= t
 	for t in lemon mkkeywordhash mksourceid; do
-		grep -q "^$ALLOCTAG_CC .*-o $t " "$T/build.log" || missing="$missing $t"
+		grep -q "^$REAL_CC .*-o $t " "$T/build.log" || missing="$missing $t"
 	done
 	tools=$(ls "$T/tool-reports" | sed 's/-[0-9]*\.txt$//' | sort -u | tr '\n' ' ')
 	if [ -n "$missing" ]; then
