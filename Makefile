@@ -5,6 +5,7 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
+#                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
 #
 # Missing compilers and plugin headers are installed with apt-get (Debian).
 
@@ -24,13 +25,19 @@ PLUGIN := $(B)/alloctag.so
 PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
+RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
+RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
+RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
+	-Wall -Wextra -Wno-unused-parameter -Iruntime
+RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
+
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 
-.PHONY: all plugin deps demo check install clean
+.PHONY: all plugin runtime deps demo check install clean
 .DELETE_ON_ERROR:
 
-all: plugin
+all: plugin runtime
 
 deps:
 	@sh plugin/ensure-deps.sh $(CC)
@@ -50,16 +57,50 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin:
+$(B)/plugin $(B)/runtime:
 	mkdir -p $@
+
+runtime: deps
+	@$(MAKE) --no-print-directory $(RUNTIME)
+
+# The allocator itself: GCC must not treat its malloc as the built-in one.
+$(B)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
+$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/runtime
+	$(CC) $(RUNTIME_CFLAGS) -c -o $@ $<
+
+$(B)/liballoctag.a: $(RUNTIME_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/liballoctag.so: $(RUNTIME_OBJS)
+	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
+
+# alloctag-cc with the paths of this build (install writes its own).
+define make_alloctag_cc
+	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(1)|' -e 's|@INCLUDEDIR@|$(2)|' \
+	    -e 's|@LIBDIR@|$(3)|' runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
+endef
+
+$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
+	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+
+demo: all
+	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
+	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
+		-o $(B)/demo examples/demo/demo.c examples/demo/xalloc.c
+	@echo "== running it: its report goes to stderr (ALLOCTAG_REPORT=stderr|off|FILE)"
+	@cd examples/demo && $(abspath $(B))/demo
 
 check:
 	@testsuite/run $(CHECK_CCS)
 
-install: plugin
-	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include
+install: all
+	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/alloctag.so
-	install -m 644 runtime/alloctag.h $(DESTDIR)$(PREFIX)/include/alloctag.h
+	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
+	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
 
 clean:
 	rm -rf build testsuite/work

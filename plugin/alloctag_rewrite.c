@@ -98,6 +98,29 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	}
 }
 
+/*
+ * The tagged function a call is to, or NULL_TREE.  GCC's folding makes calls
+ * of its own to the built-in declarations (realloc(NULL, n) becomes
+ * __builtin_malloc(n) before this pass): they are calls to the C library
+ * function the program tagged.
+ */
+static tree tagged_callee(tree fndecl)
+{
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	const size_t prefix = sizeof("__builtin_") - 1;
+	tree declared;
+
+	if (alloctag_is_tagged(fndecl))
+		return fndecl;
+	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, "__builtin_", prefix))
+		return NULL_TREE;
+	declared = alloctag_lookup_decl(name + prefix);
+	if (declared && TREE_CODE(declared) == FUNCTION_DECL && alloctag_is_tagged(declared)
+	    && fndecl_built_in_p(declared, DECL_FUNCTION_CODE(fndecl)))
+		return declared;
+	return NULL_TREE;
+}
+
 static unsigned int alloctag_rewrite_execute(function *fun)
 {
 	static bool aliases_defined;
@@ -117,12 +140,12 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
 
-			if (callee && alloctag_is_tagged(callee))
+			if (callee && tagged_callee(callee))
 				calls.safe_push(call);
 		}
 	}
 	FOR_EACH_VEC_ELT(calls, i, call)
-		rewrite_call(call, gimple_call_fndecl(call), fun->decl);
+		rewrite_call(call, tagged_callee(gimple_call_fndecl(call)), fun->decl);
 	return 0;
 }
 

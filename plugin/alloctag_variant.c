@@ -53,7 +53,7 @@ static bool body_only_attribute(tree attr)
 		"section", "used", "unused", "weak", "visibility", "always_inline",
 		"gnu_inline", "noinline", "flatten", "artificial", "naked", "symver",
 		"externally_visible", "no_reorder", "retain", "noipa", "noclone",
-		"optimize", "target", "cold", "hot",
+		"optimize", "target", "cold", "hot", "const", "pure",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -85,15 +85,15 @@ static tree clone_declaration(tree fndecl, tree name)
 	DECL_ARTIFICIAL(v) = 1;
 	DECL_VISIBILITY(v) = DECL_VISIBILITY(fndecl);
 	DECL_VISIBILITY_SPECIFIED(v) = DECL_VISIBILITY_SPECIFIED(fndecl);
-	/* noreturn, const, pure, malloc, nothrow, returns_twice, ... */
+	/*
+	 * noreturn, malloc, nothrow, returns_twice.  Not const, pure or novops:
+	 * the variant reads the current tag, and a callee said not to read
+	 * memory would let dead store elimination drop the save before it.
+	 */
 	TREE_THIS_VOLATILE(v) = TREE_THIS_VOLATILE(fndecl);
-	TREE_READONLY(v) = TREE_READONLY(fndecl);
-	DECL_PURE_P(v) = DECL_PURE_P(fndecl);
-	DECL_LOOPING_CONST_OR_PURE_P(v) = DECL_LOOPING_CONST_OR_PURE_P(fndecl);
 	DECL_IS_MALLOC(v) = DECL_IS_MALLOC(fndecl);
 	TREE_NOTHROW(v) = TREE_NOTHROW(fndecl);
 	DECL_IS_RETURNS_TWICE(v) = DECL_IS_RETURNS_TWICE(fndecl);
-	DECL_IS_NOVOPS(v) = DECL_IS_NOVOPS(fndecl);
 	TREE_SIDE_EFFECTS(v) = TREE_SIDE_EFFECTS(fndecl);
 	DECL_ATTRIBUTES(v) = call_attributes(fndecl);
 	/* C linkage: the name is the symbol.  Checked by the caller for C++. */
@@ -132,6 +132,18 @@ static tree resolve_variant(tree fndecl)
 	bool is_macro;
 
 	if (name == DECL_NAME(fndecl))
+		v = fndecl;
+	/*
+	 * GCC knows that built-ins such as malloc or strdup read no memory
+	 * but their arguments: the save of the tag before them would be a
+	 * dead store, and removed.
+	 */
+	if (v && TREE_CODE(v) == FUNCTION_DECL && fndecl_built_in_p(v, BUILT_IN_NORMAL)) {
+		error_at(loc, "%qD cannot be the untagged variant of %qD: GCC treats it as a "
+			 "built-in that does not see the current tag", v, fndecl);
+		return NULL_TREE;
+	}
+	if (v == fndecl)
 		return fndecl;
 
 	if (v && TREE_CODE(v) != FUNCTION_DECL) {

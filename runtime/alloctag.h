@@ -57,6 +57,13 @@ extern __thread struct alloc_tag *alloctag_current
 	__attribute__((__tls_model__("initial-exec")));
 
 /*
+ * The stores are volatile: GCC takes its built-in malloc to read no memory,
+ * so around a call to it (an indirect call made direct after the plugin
+ * ran) a plain store of the tag would be dead, and dropped.
+ */
+#define ALLOCTAG_SET_CURRENT(tag) (*(struct alloc_tag *volatile *)&alloctag_current = (tag))
+
+/*
  * Nesting: by default the outermost tagged call wins, so an allocator wrapper
  * tagged by declaration alone charges its caller's site.  Compile with
  * -DALLOCTAG_INNERMOST for the kernel's rule: the innermost site wins.
@@ -67,9 +74,9 @@ struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 	struct alloc_tag *old = alloctag_current;
 
 #ifdef ALLOCTAG_INNERMOST
-	alloctag_current = tag;
+	ALLOCTAG_SET_CURRENT(tag);
 #else
-	alloctag_current = old ? old : tag;
+	ALLOCTAG_SET_CURRENT(old ? old : tag);
 #endif
 	return old;
 }
@@ -78,8 +85,11 @@ static __inline__ __attribute__((__always_inline__, __unused__))
 void alloc_tag_restore(struct alloc_tag *tag, struct alloc_tag *old)
 {
 	(void)tag;
-	alloctag_current = old;
+	ALLOCTAG_SET_CURRENT(old);
 }
+
+/* Write a report now, where and how ALLOCTAG_REPORT and ALLOCTAG_FORMAT say. */
+void alloctag_report(void);
 
 #ifdef __cplusplus
 }

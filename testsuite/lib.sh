@@ -133,3 +133,59 @@ run_tag_test() {
 	done
 	pass "$name"
 }
+
+# Expected report lines of a runtime test: "file:line function L/C T/TC P"
+# (live bytes/calls, total bytes/calls, peak bytes) from markers
+# "// site L/C T/TC P [; site ...]" on the allocating lines.
+expected_sites() {
+	local f
+	for f in "$@"; do
+		awk -v file="$f" '
+			match($0, /\/\/ site .*/) {
+				fn = "?"
+				n = split(substr($0, RSTART + 3), parts, /; */)
+				for (i = 1; i <= n; i++) {
+					split(parts[i], w, " ")
+					print file ":" FNR " " w[2] " " w[3] " " w[4]
+				}
+			}' "$f"
+	done | sort
+}
+
+# A report in the "full" format as "file:line L/C T/TC P" lines, untagged line left out.
+report_sites() {
+	awk 'NR > 2 && $6 != "untagged:0" { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
+}
+
+# Build a runtime test with alloctag-cc and compare its report at exit with
+# its // site markers.  Directives: "// args:", "// env:", "// files:".
+run_report_test() {
+	local src=$1 dir base name args files envs expect got out
+	dir=$(dirname "$src")
+	base=$(basename "$src")
+	name="runtime/${base%.c}"
+	args=$(directive args "$src")
+	files=$(directive files "$src")
+	envs=$(directive env "$src")
+	expect=$(cd "$dir" && expected_sites "$base" $files)
+	for opt in -O0 -O2; do
+		if ! out=$(cd "$dir" && "$ATCC" $opt -g -Wall -Werror $args -o "$WORK/${base%.c}" \
+				"$base" $files -lpthread 2>&1); then
+			fail "$name $opt" "compile failed:" "$out"
+			return
+		fi
+		rm -f "$WORK/report"
+		if ! out=$(cd "$WORK" && env ALLOCTAG_FORMAT=full ALLOCTAG_REPORT="$WORK/report" $envs \
+				"./${base%.c}" 2>&1); then
+			fail "$name $opt" "program failed:" "$out"
+			return
+		fi
+		got=$(report_sites "$WORK/report")
+		if [ "$got" != "$expect" ]; then
+			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
+				sed 's/^</expected:/; s/^>/got:     /')" "$out"
+			return
+		fi
+	done
+	pass "$name"
+}

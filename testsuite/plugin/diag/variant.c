@@ -16,10 +16,15 @@ void *v_macro(size_t n) __alloc_tagged;			/* { dg-error "untagged variant .v_mac
 
 static void *v_static(size_t n) __alloc_tagged;		/* { dg-error "'v_static' is static and not defined here, and its untagged variant 'v_static_noprof' is not declared" } { dg-warning "'v_static' used but never defined" } */
 
+void *malloc(size_t n);
+void *v_builtin(size_t n) __alloc_tagged_as("malloc");	/* { dg-error "'malloc' cannot be the untagged variant of 'v_builtin': GCC treats it as a built-in that does not see the current tag" } */
+char *strdup(const char *s) __alloc_tagged_as("strdup");	/* { dg-error "'strdup' cannot be the untagged variant of 'strdup'" } */
+
 void *v_ok(const size_t n) __alloc_tagged;
 void *v_ok_noprof(size_t n);				/* qualifiers of parameters do not matter */
 
 void *use(void)
 {
-	return v_proto(1) ?: v_ret(2) ?: v_var(3) ?: v_macro(4) ?: v_static(5) ?: v_ok(6);
+	return v_proto(1) ?: v_ret(2) ?: v_var(3) ?: v_macro(4) ?: v_static(5) ?: v_ok(6)
+		?: v_builtin(7) ?: strdup("8");
 }

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloctag runtime: the C library's allocators, charging the current tag.
+ *
+ * malloc and its family are replaced (the program's definitions interpose
+ * glibc's for every caller, libc included) and forward to glibc's
+ * __libc_malloc and friends with a 16-byte header in front of each block:
+ * the slot charged and the size asked for.  A free, from any thread, finds
+ * there what to uncharge.  Blocks allocated where no tag is current are
+ * charged to the "untagged" site, so every block has a header.
+ *
+ * The plugin renames tagged calls to the _noprof variants: for these
+ * functions they are the same functions, as the charging happens here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include "alloctag_internal.h"
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+EXPORT __thread struct alloc_tag *alloctag_current TLS_IE;
+
+struct header {
+	struct slot *slot;
+	size_t size;		/* asked for; ALIGNED: the block starts elsewhere */
+};
+
+#define HEADER		sizeof(struct header)
+#define ALIGNED		((size_t)1 << (sizeof(size_t) * 8 - 1))
+
+_Static_assert(sizeof(struct header) == 16, "malloc's 16-byte alignment needs a 16-byte header");
+
+static inline struct header *header_of(void *p)
+{
+	return (struct header *)p - 1;
+}
+
+/* The current thread's slot for the current tag. */
+static inline struct slot *current_slot(void)
+{
+	struct alloc_tag *tag = alloctag_current;
+	struct thread_state *t = alloctag_self;
+	uint32_t id;
+
+	if (!tag)
+		tag = &alloctag_untagged;
+	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
+	if (likely(id < t->cap)) {
+		struct slot *s = t->slots[id];
+
+		if (likely(s))
+			return s;
+	}
+	return alloctag_slot_slow(tag);
+}
+
+static inline void charge(struct slot *s, size_t n)
+{
+	int64_t live = s->live + (int64_t)n;
+
+	s->calls++;
+	s->bytes += n;
+	s->live = live;
+	live -= (int64_t)atomic_load_explicit(&s->remote_bytes, memory_order_relaxed);
+	if (live > s->peak)
+		s->peak = live;
+}
+
+static __attribute__((noinline)) void uncharge_remote(struct slot *s, size_t n)
+{
+	atomic_fetch_add_explicit(&s->remote_calls, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->remote_bytes, n, memory_order_relaxed);
+}
+
+static inline void uncharge(struct slot *s, size_t n)
+{
+	if (likely(s->owner == alloctag_self)) {
+		s->freed_calls++;
+		s->live -= (int64_t)n;
+	} else {
+		uncharge_remote(s, n);
+	}
+}
+
+/* Header written, counters charged: the caller's pointer. */
+static inline void *account(struct header *h, size_t n)
+{
+	struct slot *s = current_slot();
+
+	charge(s, n);
+	h->slot = s;
+	h->size = n;
+	return h + 1;
+}
+
+static inline int too_big(size_t n, size_t extra, size_t *total)
+{
+	if (unlikely(n > PTRDIFF_MAX - extra)) {
+		errno = ENOMEM;
+		return 1;
+	}
+	*total = n + extra;
+	return 0;
+}
+
+EXPORT void *malloc(size_t n)
+{
+	struct header *h;
+	size_t total;
+
+	if (too_big(n, HEADER, &total))
+		return NULL;
+	h = __libc_malloc(total);
+	if (unlikely(!h))
+		return NULL;
+	return account(h, n);
+}
+
+/* The block glibc knows, and the size charged. */
+static inline void *block_of(struct header *h, size_t *n)
+{
+	*n = h->size;
+	if (unlikely(*n & ALIGNED)) {
+		*n &= ~ALIGNED;
+		return ((void **)h)[-1];
+	}
+	return h;
+}
+
+EXPORT void free(void *p)
+{
+	struct header *h;
+	void *block;
+	size_t n;
+
+	if (unlikely(!p))
+		return;
+	h = header_of(p);
+	block = block_of(h, &n);
+	uncharge(h->slot, n);
+	__libc_free(block);
+}
+
+EXPORT void *calloc(size_t count, size_t size)
+{
+	struct header *h;
+	size_t n, total;
+
+	if (unlikely(__builtin_mul_overflow(count, size, &n))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (too_big(n, HEADER, &total))
+		return NULL;
+	h = __libc_calloc(1, total);
+	if (unlikely(!h))
+		return NULL;
+	return account(h, n);
+}
+
+/*
+ * Over-aligned blocks: the caller's pointer is ALIGN past the start of the
+ * block glibc returns, the header just before it, and the block's start
+ * just before the header.  They cost ALIGN bytes, not 16.
+ */
+static void *alloc_aligned(size_t align, size_t n)
+{
+	struct header *h;
+	size_t total;
+	char *block;
+
+	if (align <= HEADER)
+		return malloc(n);
+	if (too_big(n, align, &total))
+		return NULL;
+	block = __libc_memalign(align, total);
+	if (unlikely(!block))
+		return NULL;
+	h = header_of(block + align);
+	((void **)h)[-1] = block;
+	account(h, n);
+	h->size |= ALIGNED;
+	return h + 1;
+}
+
+EXPORT void *realloc(void *p, size_t n)
+{
+	struct header *h, *moved;
+	struct slot *old_slot;
+	size_t old_n, total;
+
+	if (!p)
+		return malloc(n);
+	if (n == 0) {			/* as glibc: free and return NULL */
+		free(p);
+		return NULL;
+	}
+	h = header_of(p);
+	old_slot = h->slot;
+	if (unlikely(h->size & ALIGNED)) {
+		void *q = malloc(n);
+
+		if (q) {
+			old_n = h->size & ~ALIGNED;
+			memcpy(q, p, old_n < n ? old_n : n);
+			free(p);
+		}
+		return q;
+	}
+	old_n = h->size;
+	if (too_big(n, HEADER, &total))
+		return NULL;
+	moved = __libc_realloc(h, total);
+	if (unlikely(!moved))
+		return NULL;
+	/* Uncharged where it was charged, charged to this call's site. */
+	uncharge(old_slot, old_n);
+	return account(moved, n);
+}
+
+EXPORT void *reallocarray(void *p, size_t count, size_t size)
+{
+	size_t n;
+
+	if (unlikely(__builtin_mul_overflow(count, size, &n))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, n);
+}
+
+static int power_of_two(size_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t n)
+{
+	if (!power_of_two(align)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return alloc_aligned(align, n);
+}
+
+EXPORT void *memalign(size_t align, size_t n)
+{
+	/* glibc rounds other alignments up to a power of two */
+	size_t a = 1;
+
+	while (a < align && a)
+		a <<= 1;
+	if (!a) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return alloc_aligned(a, n);
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t n)
+{
+	void *p;
+
+	if (!power_of_two(align) || align % sizeof(void *))
+		return EINVAL;
+	p = alloc_aligned(align, n);
+	if (!p)
+		return ENOMEM;
+	*out = p;
+	return 0;
+}
+
+EXPORT void *valloc(size_t n)
+{
+	return alloc_aligned(sysconf(_SC_PAGESIZE), n);
+}
+
+EXPORT void *pvalloc(size_t n)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	if (n > PTRDIFF_MAX - page) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return alloc_aligned(page, (n + page - 1) & ~(page - 1));
+}
+
+/* The size asked for: never less than usable, and all a program may use. */
+EXPORT size_t malloc_usable_size(void *p)
+{
+	return p ? header_of(p)->size & ~ALIGNED : 0;
+}
+
+/*
+ * The untagged variants the plugin renames tagged calls to.  For the malloc
+ * family they are the functions above.  For other C library functions they
+ * call the function, whose allocations go through malloc above and charge
+ * the tag current around the call.  Weak, so that a program may define its
+ * own (a strdup of its own tagged by declaration gets an alias instead).
+ */
+#define ALIAS(name) __attribute__((alias(#name), copy(name), weak, visibility("default")))
+
+void *malloc_noprof(size_t) ALIAS(malloc);
+void *calloc_noprof(size_t, size_t) ALIAS(calloc);
+void *realloc_noprof(void *, size_t) ALIAS(realloc);
+void *reallocarray_noprof(void *, size_t, size_t) ALIAS(reallocarray);
+void *aligned_alloc_noprof(size_t, size_t) ALIAS(aligned_alloc);
+void *memalign_noprof(size_t, size_t) ALIAS(memalign);
+int posix_memalign_noprof(void **, size_t, size_t) ALIAS(posix_memalign);
+void *valloc_noprof(size_t) ALIAS(valloc);
+void *pvalloc_noprof(size_t) ALIAS(pvalloc);
+void free_noprof(void *) ALIAS(free);
+
+#define VARIANT __attribute__((weak, visibility("default")))
+
+VARIANT char *strdup_noprof(const char *s) { return strdup(s); }
+VARIANT char *strndup_noprof(const char *s, size_t n) { return strndup(s, n); }
+VARIANT wchar_t *wcsdup_noprof(const wchar_t *s) { return wcsdup(s); }
+VARIANT char *realpath_noprof(const char *path, char *resolved) { return realpath(path, resolved); }
+VARIANT char *getcwd_noprof(char *buf, size_t size) { return getcwd(buf, size); }
+VARIANT char *get_current_dir_name_noprof(void) { return get_current_dir_name(); }
+VARIANT char *canonicalize_file_name_noprof(const char *path) { return canonicalize_file_name(path); }
+VARIANT FILE *open_memstream_noprof(char **buf, size_t *size) { return open_memstream(buf, size); }
+VARIANT FILE *open_wmemstream_noprof(wchar_t **buf, size_t *size) { return open_wmemstream(buf, size); }
+
+VARIANT ssize_t getdelim_noprof(char **line, size_t *n, int delim, FILE *f)
+{
+	return getdelim(line, n, delim, f);
+}
+
+VARIANT ssize_t getline_noprof(char **line, size_t *n, FILE *f)
+{
+	return getline(line, n, f);
+}
+
+VARIANT int vasprintf_noprof(char **out, const char *fmt, va_list ap)
+{
+	return vasprintf(out, fmt, ap);
+}
+
+VARIANT int asprintf_noprof(char **out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(out, fmt, ap);
+	va_end(ap);
+	return n;
+}

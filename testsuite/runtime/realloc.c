@@ -1,0 +1,31 @@
+/* realloc charges its result to its own site and uncharges the old block where it was charged. */
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, size_t n)
+{
+	return realloc(p, n);				// site 300/1 900/4 300
+}
+
+int main(void)
+{
+	char *p = malloc(100);				// site 0/0 100/1 100
+	void *(*untagged_malloc)(size_t) = malloc;	/* through a pointer: untagged */
+	void *u;
+
+	memset(p, 1, 100);
+	p = grow(p, 200);		/* grows, may move: 100 uncharged from the malloc line */
+	p = grow(p, 100);		/* shrinks */
+	p = grow(p, 300);
+	if (p[0] != 1)
+		return 1;
+	p = realloc(p, 0);		/* frees: the site never allocates, never shows */
+	if (p)
+		return 2;
+	p = realloc(NULL, 50);				// site 0/0 50/1 50
+	free(p);
+	u = untagged_malloc(64);	/* charged to the untagged line */
+	u = realloc(u, 128);				// site 0/0 128/1 128
+	free(u);
+	return !grow(NULL, 300);	/* left live */
+}
