@@ -2,12 +2,13 @@
 # and with alloctag-cc (CMAKE_C_COMPILER), and its ctest suite run on both.
 # jansson's allocators are tagged by tags/jansson.h.
 
-# jansson_build NAME CC [ENV...]: cmake and make in src/bld-NAME.
+# jansson_build NAME CC [ENV...]: cmake and make in src/bld-NAME (-g: DHAT's
+# stacks name the sites).
 jansson_build() {
 	local b=$SRC/bld-$1 cc=$2
 	shift 2
 	mkdir -p "$b"
-	(cd "$b" && env "$@" cmake -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$REAL_CFLAGS" \
+	(cd "$b" && env "$@" cmake -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$REAL_CFLAGS -g" \
 			-DJANSSON_BUILD_DOCS=OFF .. &&
 		env "$@" make -j2) >"$b/build.log" 2>&1
 }
@@ -83,27 +84,30 @@ real_jansson() {
 	check_top_sites "$name: ctest reports: top sites are jansson code" \
 		"$T/suite.report" 10 "$SRC" total jsonp_malloc
 
-	# Exact totals: DHAT of each API test program of the plain build.
-	local prog details= ok=1 r d
+	# Exact counts: the report of each API test program against DHAT's count
+	# of the same program of the plain build, site by site (jansson does not
+	# realloc; test_dump calls calloc(1, 0)).  jansson's loop detection
+	# (jsonp_loop_check, value.c) keys a hashtable by snprintf("%p") of an
+	# object, and under valgrind heap addresses print shorter (0x4a5b040,
+	# not 0x55d4c6a3e2a0): the pairs of those keys (init_pair, hashtable.c)
+	# are smaller under DHAT than in a native run.
+	local prog details= bad= out
 	mkdir -p "$T/api-reports" "$P/dhat"
 	for prog in "$P"/bin/test_*; do
 		prog=$(basename "$prog")
-		(cd "$P" && valgrind --tool=dhat --dhat-out-file=/dev/null "$P/bin/$prog" \
-			>/dev/null 2>"$P/dhat/$prog.log") &
-		pid=$!
+		(cd "$P" && DHAT_SITES=1 dhat "$P/dhat/$prog" "$P/bin/$prog") & pid=$!
 		(cd "$T" && env $(report_env "$T/api-reports/$prog.txt") "$T/bin/$prog" >/dev/null 2>&1)
 		wait $pid
-		r=$(report_totals "$T/api-reports/$prog.txt")
-		d=$(dhat_totals "$P/dhat/$prog.log")
-		set -- $r $d
+		out=$(dhat_compare "$T/api-reports/$prog.txt" "$P/dhat/$prog" "$SRC" \
+			"$TAGS/jansson.h" hashtable.c:init_pair)
+		echo "$out" | grep -q '^BAD' && bad="$bad $prog"
 		details="$details
-$prog: report $1 calls, $2 bytes; DHAT $3 blocks, $4 bytes"
-		[ -n "$d" ] && [ "$1" = "$3" ] && [ "$2" = "$4" ] || { ok=; details="$details  <- differs"; }
+$prog: $(echo "$out" | grep -v '^BAD' | sed '2,$s/^/    /')"
 	done
-	if [ -n "$ok" ]; then
-		pass "$name: API test programs: report totals = DHAT's"
+	if [ -z "$bad" ]; then
+		pass "$name: API test programs: report = DHAT's count"
 		note "${details#?}"
 	else
-		fail "$name: API test programs: report totals = DHAT's" "${details#?}"
+		fail "$name: API test programs: report = DHAT's count" "differ:$bad" "${details#?}"
 	fi
 }

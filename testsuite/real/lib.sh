@@ -69,7 +69,7 @@ dhat_totals() {
 		tr -d , | head -n 1
 }
 
-# check_report NAME REPORT: no site charged negative bytes or calls.
+# check_no_negative NAME REPORT: no site charged negative bytes or calls.
 check_no_negative() {
 	local name=$1 report=$2 bad
 	if [ ! -s "$report" ]; then
@@ -84,27 +84,94 @@ check_no_negative() {
 	fi
 }
 
-# check_dhat NAME REPORT DHATLOG [EXTRA_CALLS EXTRA_BYTES WHY]: the sums of the
-# report's total calls and bytes over all sites are DHAT's Total blocks and
-# bytes of the same run, give or take a difference that WHY explains.
+# check_dhat NAME REPORT DHAT: the sums of the report's total calls and bytes
+# over all sites (the untagged line included) are the blocks and bytes of
+# DHAT's "Total:" line (DHAT.log, see dhat) for the same run of the plain
+# build.  Exactly: DHAT counts a realloc as a new block of the new size, as
+# alloctag charges it, but it counts a zero-size request as 1 byte (alloctag
+# the 0 bytes asked for), so a program making such requests needs
+# dhat_compare.
 check_dhat() {
-	local name=$1 report=$2 dlog=$3 dcalls=${4:-0} dbytes=${5:-0} why=${6:-}
-	local r d
-	r=$(report_totals "$report")
-	d=$(dhat_totals "$dlog")
+	local name=$1 r d
+	r=$(report_totals "$2")
+	d=$(dhat_totals "$3.log")
 	if [ -z "$d" ]; then
-		fail "$name" "no DHAT Total line" "$(logtail "$dlog")"
+		fail "$name" "no DHAT Total line" "$(logtail "$3.log")"
 		return
 	fi
 	set -- $r $d
-	local detail="report: $1 calls, $2 bytes; DHAT: $3 blocks, $4 bytes"
-	[ -n "$why" ] && detail="$detail; expected difference $dcalls calls, $dbytes bytes: $why"
-	if [ $(($1 - $3)) -eq "$dcalls" ] && [ $(($2 - $4)) -eq "$dbytes" ]; then
+	local detail="report: $1 calls, $2 bytes; DHAT Total: $3 blocks, $4 bytes"
+	if [ "$1" = "$3" ] && [ "$2" = "$4" ]; then
 		pass "$name"
 		note "$detail"
 	else
 		fail "$name" "$detail"
 	fi
+}
+
+# dhat_compare REPORT DHAT SRCDIR TAGS [ADDRESS_SITE...]: the report of a run
+# against DHAT's count of the same run of the plain build (DHAT.log, DHAT.json:
+# see dhat), totals and site by site (dhat_sites, the functions tagged by
+# the libc header and the TAGS header): the same calls and bytes, but for
+# two explained differences:
+#  - DHAT counts a zero-size request (malloc(0), calloc(1, 0)) as 1 byte,
+#    alloctag as the 0 bytes asked for: a site may have up to one byte a
+#    call more in DHAT;
+#  - an ADDRESS_SITE ("file.c:function") allocates sizes that depend on heap
+#    addresses, which differ under valgrind (a key printed with %p): its
+#    calls must agree, its bytes may not.
+# DHAT counts the blocks of a realloc at the allocation point of the block
+# reallocated, alloctag at the realloc's call site: for programs without
+# realloc.  Prints what it found, then a line "BAD" and the problems.
+dhat_compare() {
+	local report=$1 dhat=$2 src=$3 tags=$4
+	shift 4
+	local r d
+	r=$(report_totals "$report")
+	d=$(dhat_totals "$dhat.log")
+	if [ -z "$d" ] || [ ! -s "$dhat.json" ]; then
+		echo "BAD"
+		echo "no DHAT output"
+		logtail "$dhat.log"
+		return
+	fi
+	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
+		<(report_sites "$report") \
+		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.h" "$tags")) |
+	awk -v addr=" $* " -v r="$r" -v d="$d" '
+		# site report_calls report_bytes dhat_calls dhat_bytes
+		{
+			rc += $2; rb += $3; dc += $4; db += $5
+			if ($2 == $4 && $3 == $5) { same++; next }
+			if ($2 == $4 && index(addr, " " $1 " ")) {
+				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: sizes from heap addresses (%%p)", $1, $2, $3, $5)
+				next
+			}
+			if ($2 == $4 && $5 > $3 && $5 - $3 <= $2) {
+				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: %d zero-size requests, 1 byte each in DHAT", $1, $2, $3, $5, $5 - $3)
+				next
+			}
+			bad = bad sprintf("\n%s: report %d calls, %d bytes; DHAT %d blocks, %d bytes", $1, $2, $3, $4, $5)
+		}
+		END {
+			split(r, rt); split(d, dt)
+			printf "report: %d calls, %d bytes; DHAT Total: %d blocks, %d bytes\n", rt[1], rt[2], dt[1], dt[2]
+			if (rc != rt[1] || rb != rt[2] || dc != dt[1] || db != dt[2])
+				bad = bad sprintf("\nthe sites do not add up to the totals (report %d, %d; DHAT %d, %d)", rc, rb, dc, db)
+			if (rt[1] != dt[1]) bad = bad "\ncalls differ"
+			printf "%d sites agree exactly%s\n", same, note
+			if (bad != "") printf "BAD%s\n", bad
+		}'
+}
+
+# dhat OUT COMMAND...: run COMMAND under DHAT, its output in OUT.log and
+# OUT.json; with DHAT_SITES=1, with the deep stacks and inlined calls that
+# dhat_sites needs.
+dhat() {
+	local out=$1 opts=
+	shift
+	[ -n "${DHAT_SITES:-}" ] && opts="--read-inline-info=yes --num-callers=64"
+	valgrind --tool=dhat $opts --dhat-out-file="$out.json" "$@" >/dev/null 2>"$out.log"
 }
 
 # top_sites REPORT N KEY: the N sites that allocated the most bytes in total
@@ -185,4 +252,92 @@ merge_reports() {
 				printf "%d %d %d %d %d %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
 			}
 		}'
+}
+
+# dhat_sites JSON SRCDIR FUNC...: DHAT's blocks and bytes (its output file,
+# --dhat-out-file) per call site as the runtime attributes them: a block
+# belongs to the outermost call of a tagged function FUNC made from a file
+# found in SRCDIR; the site is the calling function.  One line per site,
+# "file:function calls bytes" (file without folders), or "untagged ...".
+# The program needs -g (DHAT then lists inlined calls as frames too).
+dhat_sites() {
+	local json=$1 src=$2
+	shift 2
+	{
+		echo "FUNCS $*"
+		find "$src" -name '*.c' -printf 'FILE %f\n'
+		cat "$json"
+	} | awk '
+		$1 == "FUNCS" { for (i = 2; i <= NF; i++) tagged[$i] = 1; next }
+		$1 == "FILE" { project[$2] = 1; next }
+		/^,"ftbl":/ { inftbl = 1; next }
+		inftbl && /^ *[[,]"/ {
+			# "0x10DBD2: init_pair (hashtable.c:210)"
+			f = $0
+			sub(/^ *[[,]"/, "", f)
+			fn[nf] = ""; file[nf] = ""
+			if (match(f, /^0x[0-9A-Fa-f]+: [^ ]+/)) {
+				fn[nf] = substr(f, RSTART, RLENGTH)
+				sub(/^0x[0-9A-Fa-f]+: /, "", fn[nf])
+				sub(/[.].*/, "", fn[nf])		# GCC clones: f.part.0, f.isra.0
+				if (!(fn[nf] in tagged)) sub(/^__/, "", fn[nf])	# __strdup
+			}
+			if (match(f, /[(][^ ():]+:[0-9]+[)]/))
+				file[nf] = substr(f, RSTART + 1, RLENGTH - 2)
+			sub(/:[0-9]+$/, "", file[nf])
+			nf++
+			next
+		}
+		match($0, /"tb":[0-9]+,"tbk":[0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), kv, /[:,]/)
+			tb = kv[2]; tbk = kv[4]
+			next
+		}
+		match($0, /"fs":\[[0-9,]*\]/) {
+			pp++; ptb[pp] = tb; ptbk[pp] = tbk
+			pfs[pp] = substr($0, RSTART + 6, RLENGTH - 7)
+		}
+		END {
+			for (i = 1; i <= pp; i++) {
+				n = split(pfs[i], fs, ",")	# innermost first
+				site = "untagged"
+				for (j = n; j > 1; j--) {
+					c = fs[j]; t = fs[j - 1]
+					if ((fn[t] in tagged) && (file[c] in project)) {
+						site = file[c] ":" fn[c]
+						break
+					}
+				}
+				calls[site] += ptbk[i]; bytes[site] += ptb[i]
+			}
+			for (s in calls) print s, calls[s], bytes[s]
+		}' | sort
+}
+
+# report_sites REPORT: the report's total calls and bytes per site in the
+# form of dhat_sites.
+report_sites() {
+	report_rows "$1" | awk '
+		{
+			if ($6 == "untagged") site = "untagged"
+			else {
+				file = $6; sub(/:[0-9]+$/, "", file); sub(/.*\//, "", file)
+				fn = $NF; sub(/^func:/, "", fn)
+				site = file ":" fn
+			}
+			calls[site] += $3; bytes[site] += $4
+		}
+		END { for (s in calls) print s, calls[s], bytes[s] }' | sort
+}
+
+# tagged_functions HEADER...: the functions that the headers declare
+# alloc_tagged (preprocessed with the plugin loaded, so that the headers'
+# macros expand as in a build).
+tagged_functions() {
+	local h
+	for h in "$@"; do
+		"$TESTCC" -fplugin="$TOP/build/$TESTCC/alloctag.so" -I"$TOP/runtime" -E -P -x c "$h"
+	done | tr '\n' ' ' | tr ';' '\n' | grep 'alloc_tagged' |
+		sed -E 's/__attribute__ *\(\(([^()]|\([^()]*\))*\)\)//g' |
+		sed -nE 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\(.*/\1/p' | sort -u | tr '\n' ' '
 }
