@@ -58,14 +58,19 @@ report_rows() {
 		}' "$1"
 }
 
-# report_totals FILE: "calls bytes" summed over all sites (untagged included).
+# report_totals FILE: "calls bytes" summed over all sites (untagged included);
+# report_live FILE: the same of the calls and bytes live at exit.
 report_totals() {
 	report_rows "$1" | awk '{ c += $3; b += $4 } END { printf "%d %d\n", c, b }'
 }
+report_live() {
+	report_rows "$1" | awk '{ c += $2; b += $1 } END { printf "%d %d\n", c, b }'
+}
 
-# dhat_totals LOG: "blocks bytes" of DHAT's "Total:" line.
+# dhat_totals LOG [LINE]: "blocks bytes" of DHAT's "Total:" line, or of
+# another line of its summary ("At t-end").
 dhat_totals() {
-	sed -n 's/^==[0-9]*== Total: *\([0-9,]*\) bytes in \([0-9,]*\) blocks.*/\2 \1/p' "$1" |
+	sed -n "s/^==[0-9]*== ${2:-Total}: *\([0-9,]*\) bytes in \([0-9,]*\) blocks.*/\2 \1/p" "$1" |
 		tr -d , | head -n 1
 }
 
@@ -87,21 +92,24 @@ check_no_negative() {
 # check_dhat NAME REPORT DHAT: the sums of the report's total calls and bytes
 # over all sites (the untagged line included) are the blocks and bytes of
 # DHAT's "Total:" line (DHAT.log, see dhat) for the same run of the plain
-# build.  Exactly: DHAT counts a realloc as a new block of the new size, as
-# alloctag charges it, but it counts a zero-size request as 1 byte (alloctag
-# the 0 bytes asked for), so a program making such requests needs
-# dhat_compare.
+# build, and its live calls and bytes DHAT's "At t-end".  Exactly: DHAT
+# counts a realloc as a new block of the new size, as alloctag charges it,
+# and frees nothing at exit (--run-libc-freeres=no); but it counts a
+# zero-size request as 1 byte (alloctag the 0 bytes asked for), so a program
+# making such requests needs dhat_compare.
 check_dhat() {
-	local name=$1 r d
+	local name=$1 r d rl dl
 	r=$(report_totals "$2")
 	d=$(dhat_totals "$3.log")
-	if [ -z "$d" ]; then
+	rl=$(report_live "$2")
+	dl=$(dhat_totals "$3.log" "At t-end")
+	if [ -z "$d" ] || [ -z "$dl" ]; then
 		fail "$name" "no DHAT Total line" "$(logtail "$3.log")"
 		return
 	fi
-	set -- $r $d
-	local detail="report: $1 calls, $2 bytes; DHAT Total: $3 blocks, $4 bytes"
-	if [ "$1" = "$3" ] && [ "$2" = "$4" ]; then
+	local detail="report: ${r% *} calls, ${r#* } bytes; DHAT Total: ${d% *} blocks, ${d#* } bytes
+live at exit: ${rl% *} calls, ${rl#* } bytes; DHAT At t-end: ${dl% *} blocks, ${dl#* } bytes"
+	if [ "$r" = "$d" ] && [ "$rl" = "$dl" ]; then
 		pass "$name"
 		note "$detail"
 	else
@@ -111,7 +119,7 @@ check_dhat() {
 
 # dhat_compare REPORT DHAT SRCDIR TAGS [ADDRESS_SITE...]: the report of a run
 # against DHAT's count of the same run of the plain build (DHAT.log, DHAT.json:
-# see dhat), totals and site by site (dhat_sites, the functions tagged by
+# see dhat), live calls and bytes at exit as check_dhat, totals and site by site (dhat_sites, the functions tagged by
 # the libc header and the TAGS header): the same calls and bytes, but for
 # two explained differences:
 #  - DHAT counts a zero-size request (malloc(0), calloc(1, 0)) as 1 byte,
@@ -126,9 +134,11 @@ check_dhat() {
 dhat_compare() {
 	local report=$1 dhat=$2 src=$3 tags=$4
 	shift 4
-	local r d
+	local r d rl dl
 	r=$(report_totals "$report")
 	d=$(dhat_totals "$dhat.log")
+	rl=$(report_live "$report")
+	dl=$(dhat_totals "$dhat.log" "At t-end")
 	if [ -z "$d" ] || [ ! -s "$dhat.json" ]; then
 		echo "BAD"
 		echo "no DHAT output"
@@ -138,7 +148,7 @@ dhat_compare() {
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
 		<(report_sites "$report") \
 		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.h" "$tags")) |
-	awk -v addr=" $* " -v r="$r" -v d="$d" '
+	awk -v addr=" $* " -v r="$r" -v d="$d" -v rl="$rl" -v dl="$dl" '
 		# site report_calls report_bytes dhat_calls dhat_bytes
 		{
 			rc += $2; rb += $3; dc += $4; db += $5
@@ -155,10 +165,13 @@ dhat_compare() {
 		}
 		END {
 			split(r, rt); split(d, dt)
+			split(rl, rlt); split(dl, dlt)
 			printf "report: %d calls, %d bytes; DHAT Total: %d blocks, %d bytes\n", rt[1], rt[2], dt[1], dt[2]
+			printf "live at exit: %d calls, %d bytes; DHAT At t-end: %d blocks, %d bytes\n", rlt[1], rlt[2], dlt[1], dlt[2]
 			if (rc != rt[1] || rb != rt[2] || dc != dt[1] || db != dt[2])
 				bad = bad sprintf("\nthe sites do not add up to the totals (report %d, %d; DHAT %d, %d)", rc, rb, dc, db)
 			if (rt[1] != dt[1]) bad = bad "\ncalls differ"
+			if (rl != dl) bad = bad sprintf("\nlive at exit: report %s, DHAT At t-end %s", rl, dl)
 			printf "%d sites agree exactly%s\n", same, note
 			if (bad != "") printf "BAD%s\n", bad
 		}'
@@ -171,7 +184,8 @@ dhat() {
 	local out=$1 opts=
 	shift
 	[ -n "${DHAT_SITES:-}" ] && opts="--read-inline-info=yes --num-callers=64"
-	valgrind --tool=dhat $opts --dhat-out-file="$out.json" "$@" >/dev/null 2>"$out.log"
+	valgrind --tool=dhat --run-libc-freeres=no $opts --dhat-out-file="$out.json" "$@" \
+		>/dev/null 2>"$out.log"
 }
 
 # top_sites REPORT N KEY: the N sites that allocated the most bytes in total

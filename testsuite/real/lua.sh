@@ -67,5 +67,5 @@ real_lua() {
 	(cd "$P" && dhat "$P/dhat" src/lua "$bench" $LUA_DHAT_N) & pid=$!
 	(cd "$T" && env $(report_env "$T/bt-dhat.report") src/lua "$bench" $LUA_DHAT_N >/dev/null 2>&1)
 	wait $pid
-	check_dhat "$name: bt.lua $LUA_DHAT_N: report totals = DHAT's" "$T/bt-dhat.report" "$P/dhat"
+	check_dhat "$name: bt.lua $LUA_DHAT_N: report = DHAT's count" "$T/bt-dhat.report" "$P/dhat"
 }
