@@ -270,7 +270,9 @@ static void after_fork_child(void)
 	pthread_mutex_init(&registry_lock, NULL);
 }
 
-__attribute__((constructor)) static void registry_init(void)
+/* Also what pulls report.o out of liballoctag.a into a program. */
+__attribute__((constructor)) static void runtime_init(void)
 {
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	alloctag_report_init();
 }

@@ -471,11 +471,6 @@ void alloctag_report_init(void)
 	}
 }
 
-__attribute__((constructor)) static void report_setup(void)
-{
-	alloctag_report_init();
-}
-
 __attribute__((destructor)) static void report_at_exit(void)
 {
 	alloctag_report_init();

@@ -180,7 +180,10 @@ run_report_test() {
 			fail "$name $opt" "program failed:" "$out"
 			return
 		fi
-		got=$(report_sites "$WORK/report")
+		# a "*" peak in a marker matches any peak
+		got=$(report_sites "$WORK/report" | awk -v want="$expect" '
+			BEGIN { n = split(want, w, "\n"); for (i = 1; i <= n; i++) { split(w[i], f, " "); if (f[4] == "*") any[f[1]] = 1 } }
+			{ if ($1 in any) $4 = "*"; print }')
 		if [ "$got" != "$expect" ]; then
 			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
 				sed 's/^</expected:/; s/^>/got:     /')" "$out"

@@ -1,0 +1,24 @@
+// args: --alloctag-innermost
+/*
+ * Kernel nesting (--alloctag-innermost, -DALLOCTAG_INNERMOST): the innermost
+ * tagged call is charged, here the malloc inside the tagged wrapper.
+ */
+#include <alloctag.h>
+#include <stdlib.h>
+
+void *xmalloc(size_t n) __alloc_tagged;
+
+void *xmalloc(size_t n)
+{
+	return malloc(n);					// site 0/0 60/3 30
+}
+
+int main(void)
+{
+	void *(*indirect)(size_t) = xmalloc;
+
+	free(xmalloc(10));
+	free(xmalloc(20));
+	free(indirect(30));
+	return 0;
+}

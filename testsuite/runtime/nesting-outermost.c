@@ -1,0 +1,23 @@
+/*
+ * Default nesting: the outermost tagged call is charged.  xmalloc is tagged
+ * by its declaration: its callers' lines are charged, not the malloc inside.
+ */
+#include <alloctag.h>
+#include <stdlib.h>
+
+void *xmalloc(size_t n) __alloc_tagged;
+
+void *xmalloc(size_t n)
+{
+	return malloc(n);	/* charged only with no tag current */	// site 0/0 30/1 30
+}
+
+int main(void)
+{
+	void *(*indirect)(size_t) = xmalloc;
+
+	free(xmalloc(10));					// site 0/0 10/1 10
+	free(xmalloc(20));					// site 0/0 20/1 20
+	free(indirect(30));	/* no tag current: the malloc in xmalloc is charged */
+	return 0;
+}
