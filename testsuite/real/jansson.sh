@@ -2,10 +2,10 @@
 # and with alloctag-cc (CMAKE_C_COMPILER), and its ctest suite run on both.
 # jansson's allocators are tagged by tags/jansson.h.
 
-# jansson_build NAME CC [ENV...]: cmake and make in src/bld-NAME (-g: DHAT's
-# stacks name the sites).
+# jansson_build DIR CC [ENV...]: cmake (in DIR, below the sources) and make;
+# -g: DHAT's stacks name the sites.
 jansson_build() {
-	local b=$SRC/bld-$1 cc=$2
+	local b=$1 cc=$2
 	shift 2
 	mkdir -p "$b"
 	(cd "$b" && env "$@" cmake -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$REAL_CFLAGS -g" \
@@ -19,38 +19,23 @@ jansson_results() {
 }
 
 real_jansson() {
-	local name=real/jansson SRC=$REAL/jansson/src P T out pid
+	local name=real/jansson SRC=$REAL/jansson/src out
+	local P=$SRC/bld-plain T=$SRC/bld-tagged
 	mkdir -p "$REAL/jansson"
 	if ! out=$(unpack jansson/bookworm "$SRC" 2>&1); then
 		fail "$name: sources (apt-get source jansson)" "$out"
 		return
 	fi
-	P=$SRC/bld-plain
-	T=$SRC/bld-tagged
 	pass "$name: sources"
 	note "Debian jansson $(sed -n 's/^Version: //p' "$CACHE"/src/jansson/*.dsc), upstream sources (Debian's patches not applied)"
 
-	jansson_build plain "$TESTCC" & pid=$!
-	jansson_build tagged "$REAL_CC" ALLOCTAG_TAGS="$TAGS/jansson.h" ALLOCTAG_REPORT=off
-	local trc=$?
-	wait $pid
-	local prc=$?
-	if [ $prc -ne 0 ]; then
-		fail "$name: build with $TESTCC" "$(logtail "$P/build.log")"
-		return
-	fi
-	pass "$name: build with $TESTCC"
-	if [ $trc -ne 0 ]; then
-		fail "$name: build with alloctag-cc" "$(logtail "$T/build.log")"
-		return
-	fi
+	build_both "$name" jansson_build "$TAGS/jansson.h" ALLOCTAG_REPORT=off || return
 	pass "$name: build with alloctag-cc"
 
-	# ctest, each test process of the tagged build writing its own report.
+	# ctest: all 213 tests pass, as with the plain build; each test process
+	# of the alloctag-cc build writes its own report.
 	mkdir -p "$T/reports"
-	(cd "$P" && ctest -j2 >ctest.out 2>&1) & pid=$!
-	(cd "$T" && env $(report_env "$T/reports/%e-%p.txt") ctest -j2 >ctest.out 2>&1)
-	wait $pid
+	in_both ctest env ALLOCTAG_REPORT="$T/reports/%e-%p.txt" ctest -j2
 	jansson_results "$P/ctest.out" >"$P/ctest.cmp"
 	jansson_results "$T/ctest.out" >"$T/ctest.cmp"
 	local ntests npassed
@@ -63,23 +48,7 @@ real_jansson() {
 		pass "$name: ctest"
 		note "$npassed of $ntests tests passed, as with the plain build ($(grep -c ' Passed$' "$P/ctest.cmp") of $(wc -l <"$P/ctest.cmp"))"
 	fi
-
-	# Every report of the suite's processes; their sites summed.
-	local bad= r nrep=0
-	for r in "$T"/reports/*.txt; do
-		[ -e "$r" ] || continue
-		nrep=$((nrep + 1))
-		report_rows "$r" | awk '$1 < 0 || $2 < 0 || $3 < 0 || $4 < 0 || $5 < 0' |
-			grep -q . && bad="$bad $(basename "$r")"
-	done
-	if [ "$nrep" -eq 0 ]; then
-		fail "$name: ctest reports: no site negative" "no report in $T/reports"
-	elif [ -n "$bad" ]; then
-		fail "$name: ctest reports: no site negative" "negative sites in:$bad"
-	else
-		pass "$name: ctest reports: no site negative"
-		note "$nrep reports"
-	fi
+	check_no_negative "$name: ctest reports: no site negative" "$T"/reports/*.txt
 	merge_reports "$T"/reports/*.txt >"$T/suite.report"
 	check_top_sites "$name: ctest reports: top sites are jansson code" \
 		"$T/suite.report" 10 "$SRC" total jsonp_malloc
@@ -91,14 +60,11 @@ real_jansson() {
 	# object, and under valgrind heap addresses print shorter (0x4a5b040,
 	# not 0x55d4c6a3e2a0): the pairs of those keys (init_pair, hashtable.c)
 	# are smaller under DHAT than in a native run.
-	local prog details= bad= out
-	mkdir -p "$T/api-reports" "$P/dhat"
+	local prog details= bad=
 	for prog in "$P"/bin/test_*; do
 		prog=$(basename "$prog")
-		(cd "$P" && DHAT_SITES=1 dhat "$P/dhat/$prog" "$P/bin/$prog") & pid=$!
-		(cd "$T" && env $(report_env "$T/api-reports/$prog.txt") "$T/bin/$prog" >/dev/null 2>&1)
-		wait $pid
-		out=$(dhat_compare "$T/api-reports/$prog.txt" "$P/dhat/$prog" "$SRC" \
+		DHAT_SITES=1 dhat_and_report "$prog" "bin/$prog"
+		out=$(dhat_compare "$T/$prog.report" "$P/$prog.dhat" "$SRC" \
 			"$TAGS/jansson.h" hashtable.c:init_pair)
 		echo "$out" | grep -q '^BAD' && bad="$bad $prog"
 		details="$details

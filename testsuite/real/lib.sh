@@ -3,7 +3,55 @@
 #
 # Set by testsuite/real/run: TOP, TESTCC, REAL_CC (the drop-in compiler),
 # CACHE (downloads, kept between runs), REAL (scratch folder of this run),
-# TAGS (folder of the project-allocator tag headers).
+# TAGS (folder of the project-allocator tag headers).  Set by each project:
+# P and T, the folders of its plain build and of its alloctag-cc build.
+
+# build_both NAME BUILDER TAGS [ENV...]: "BUILDER $P $TESTCC" and "BUILDER $T
+# $REAL_CC ALLOCTAG_TAGS=TAGS ENV..." at once; a result line for the plain
+# build, and one if the alloctag-cc build failed (the caller checks more
+# before its PASS).  BUILDER DIR CC [ENV...] logs to DIR/build.log.  Fails if
+# either build did.
+build_both() {
+	local name=$1 builder=$2 tags=$3 pid prc trc
+	shift 3
+	"$builder" "$P" "$TESTCC" & pid=$!
+	"$builder" "$T" "$REAL_CC" ALLOCTAG_TAGS="$tags" "$@"
+	trc=$?
+	wait $pid
+	prc=$?
+	if [ $prc -ne 0 ]; then
+		fail "$name: build with $TESTCC" "$(logtail "$P/build.log")"
+		return 1
+	fi
+	pass "$name: build with $TESTCC"
+	if [ $trc -ne 0 ]; then
+		fail "$name: build with alloctag-cc" "$(logtail "$T/build.log")"
+		return 1
+	fi
+}
+
+# in_both NAME COMMAND...: COMMAND (a program or a function) in $P and in $T
+# at once, its output and a last line "exit STATUS" in DIR/NAME.out; the
+# alloctag-cc build's report in $T/NAME.report.
+in_both() {
+	local name=$1 pid
+	shift
+	(cd "$P" && "$@" >"$name.out" 2>&1; echo "exit $?" >>"$name.out") & pid=$!
+	(cd "$T" && export $(report_env "$T/$name.report") && "$@" >"$name.out" 2>&1
+	 echo "exit $?" >>"$name.out")
+	wait $pid
+}
+
+# dhat_and_report NAME COMMAND...: COMMAND of the plain build under DHAT (in
+# $P, output $P/NAME.dhat.log and .json: see dhat) and, at the same time, of
+# the alloctag-cc build (in $T, report $T/NAME.report).
+dhat_and_report() {
+	local name=$1 pid
+	shift
+	(cd "$P" && dhat "$P/$name.dhat" "$@") & pid=$!
+	(cd "$T" && export $(report_env "$T/$name.report") && "$@" >/dev/null 2>&1)
+	wait $pid
+}
 
 # unpack PKG/SUITE DEST: the upstream sources of a Debian source package
 # (fetched into CACHE once), without Debian's patches, in DEST.
@@ -27,7 +75,7 @@ logtail() {
 }
 
 # The report of a run: every site's counters in the full format, to a file.
-# report_env FILE: the environment for that, as arguments of env(1).
+# report_env FILE: the environment for that, as arguments of env or export.
 report_env() {
 	echo "ALLOCTAG_REPORT=$1 ALLOCTAG_FORMAT=full"
 }
@@ -74,19 +122,26 @@ dhat_totals() {
 		tr -d , | head -n 1
 }
 
-# check_no_negative NAME REPORT: no site charged negative bytes or calls.
+# check_no_negative NAME REPORT...: no site of any of the reports is charged
+# negative bytes or calls.
 check_no_negative() {
-	local name=$1 report=$2 bad
-	if [ ! -s "$report" ]; then
-		fail "$name" "no report in $report"
-		return
-	fi
-	bad=$(report_rows "$report" | awk '$1 < 0 || $2 < 0 || $3 < 0 || $4 < 0 || $5 < 0')
-	if [ -n "$bad" ]; then
-		fail "$name" "sites charged negative amounts:" "$bad"
+	local name=$1 r bad= n=0
+	shift
+	for r in "$@"; do
+		[ -s "$r" ] || continue
+		n=$((n + 1))
+		report_rows "$r" | awk '$1 < 0 || $2 < 0 || $3 < 0 || $4 < 0 || $5 < 0' |
+			grep -q . && bad="$bad $r"
+	done
+	if [ $n -eq 0 ]; then
+		fail "$name" "no report: $*"
+	elif [ -n "$bad" ]; then
+		fail "$name" "sites charged negative amounts in:$bad"
 	else
 		pass "$name"
+		[ $n -gt 1 ] && note "$n reports"
 	fi
+	return 0
 }
 
 # check_dhat NAME REPORT DHAT: the sums of the report's total calls and bytes
