@@ -255,9 +255,9 @@ top_sites() {
 # bytes (by KEY).  The top sites are printed below the result.
 check_top_sites() {
 	local name=$1 report=$2 n=$3 src=$4 key=$5 bad= site file func s nsites=0
-	local total bytes col=4
+	local total bytes col=4 topcol=1
 	shift 5
-	[ "$key" = peak ] && col=5
+	[ "$key" = peak ] && col=5 topcol=3
 	total=$(report_rows "$report" | awk -v c=$col '{ t += $c } END { printf "%d", t }')
 	while read -r bytes site; do
 		[ "$site" = untagged ] && continue
@@ -272,8 +272,8 @@ $site: not a file of the project"
 			[ "$func" = "$s" ] && [ $((bytes * 100)) -gt "$total" ] && bad="$bad
 $site: in $s, where all allocations go, with more than 1% of the bytes"
 		done
-	done < <(report_rows "$report" | sort -k$col,${col}nr | head -n "$n" |
-		awk -v c=$col '{ s = $6; for (i = 7; i <= NF; i++) s = s " " $i; print $c, s }')
+	done < <(top_sites "$report" "$n" "$key" | sed 1d |
+		awk -v c=$topcol '{ s = $4; for (i = 5; i <= NF; i++) s = s " " $i; print $c, s }')
 	[ $nsites -eq 0 ] && bad="
 no site in $report"
 	if [ -n "$bad" ]; then
