@@ -28,13 +28,13 @@ PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unu
 RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
-	-Wall -Wextra -Wno-unused-parameter -Iruntime
+	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 
-.PHONY: all plugin runtime deps demo check install clean
+.PHONY: all plugin runtime deps demo examples check install clean
 .DELETE_ON_ERROR:
 
 all: plugin runtime
@@ -82,6 +82,15 @@ endef
 
 $(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
 	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+
+# examples/shared: a library built with alloctag-cc -shared, and a program using it.
+examples: all
+	mkdir -p $(B)/examples
+	$(B)/alloctag-cc -O2 -Wall -fPIC -shared -o $(B)/examples/libnames.so examples/shared/names.c
+	$(B)/alloctag-cc -O2 -Wall -o $(B)/examples/names examples/shared/main.c \
+		-L$(B)/examples -lnames -Wl,-rpath,'$$ORIGIN'
+	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
+		-o $(B)/examples/demo examples/demo/demo.c examples/demo/xalloc.c
 
 demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"

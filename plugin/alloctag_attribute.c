@@ -2,11 +2,13 @@
 /*
  * alloctag: __attribute__((alloc_tagged)) and __attribute__((alloc_tagged("variant"))).
  *
- * Only function declarations take it.  The optional argument names the
+ * On a function declaration, the optional argument names the
  * untagged variant that tagged calls are renamed to (default: the function's
  * name plus the "suffix" option, "_noprof").  Naming the function itself tags
  * the calls without renaming them: for a library function that allocates
  * through an allocator which already charges the current tag.
+ * On a typedef, struct member, variable or parameter of function pointer
+ * type, it tags indirect calls through that type (alloctag_indirect.c).
  */
 #include "alloctag_plugin.h"
 
@@ -22,10 +24,16 @@ static tree handle_alloc_tagged(tree *node, tree name, tree args, int, bool *no_
 	tree decl = *node;
 	location_t loc = DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location;
 
+	/* On a typedef, member, variable or parameter of function (pointer) type:
+	 * indirect calls through that type are tagged (alloctag_indirect.c). */
 	if (TREE_CODE(decl) != FUNCTION_DECL) {
-		warning_at(loc, OPT_Wattributes,
-			   "%qE attribute only applies to function declarations; ignored", name);
 		*no_add_attrs = true;
+		if (!DECL_P(decl) || !alloctag_tag_indirect_type(TREE_TYPE(decl)))
+			warning_at(loc, OPT_Wattributes, "%qE attribute only applies to functions "
+				   "and function pointers; ignored", name);
+		else if (args)
+			error_at(loc, "%qE on %qD takes no argument: indirect calls are not renamed",
+				 name, decl);
 		return NULL_TREE;
 	}
 

@@ -20,6 +20,8 @@ struct alloctag_options alloctag_opts = {
 	.modname_macro		= NULL,
 	.modname_if		= NULL,
 	.include_hint		= "alloctag.h",
+	.indirect_types		= NULL,
+	.no_indirect		= false,
 	.disable		= false,
 	.verbose		= false,
 };
@@ -60,6 +62,10 @@ static const struct option_desc option_table[] = {
 	  "... only when this macro is defined" },
 	{ "include", &alloctag_opts.include_hint, NULL, false,
 	  "header named when the hooks are missing (alloctag.h)" },
+	{ "indirect-type", &alloctag_opts.indirect_types, NULL, false,
+	  "also tag indirect calls through these typedefs (comma-separated)" },
+	{ "no-indirect", NULL, &alloctag_opts.no_indirect, false,
+	  "tag no indirect call" },
 };
 
 /* "key\thelp\n" lines for plugin_info.help, or "key, key=, ..." for errors. */

@@ -7,6 +7,7 @@
  *   alloctag_decls.c      declarations recorded while the front end parses
  *   alloctag_attribute.c  __attribute__((alloc_tagged)) and its checks
  *   alloctag_variant.c    the untagged variant each tagged call is renamed to
+ *   alloctag_indirect.c   which indirect calls (through function pointers) are tagged
  *   alloctag_tag.c        the runtime's tag type and hooks, one static tag per site
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
  */
@@ -30,6 +31,8 @@ struct alloctag_options {
 	const char *modname_macro;	/* or the string a macro expands to ... */
 	const char *modname_if;		/* ... when this macro is defined */
 	const char *include_hint;	/* what to include when the hooks are missing */
+	const char *indirect_types;	/* typedefs whose indirect calls are tagged */
+	bool no_indirect;		/* tag no indirect call */
 	bool disable;
 	bool verbose;
 };
@@ -51,6 +54,12 @@ void alloctag_register_attributes(void *event_data, void *data);
 bool alloctag_is_tagged(const_tree fndecl);
 tree alloctag_variant_name(tree fndecl);
 void alloctag_check_attributes(tree fndecl);
+
+/* alloctag_indirect.c */
+bool alloctag_tag_indirect_type(tree type);
+void alloctag_collect_indirect_types(void);
+bool alloctag_indirect_tagged(const gcall *call);
+bool alloctag_any_indirect(void);
 
 /* alloctag_variant.c */
 tree alloctag_variant(tree fndecl);

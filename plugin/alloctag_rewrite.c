@@ -41,37 +41,44 @@ static gcall *build_hook_call(tree hook, tree tag, tree old)
 	return gimple_build_call(hook, old && nargs == 2 ? 2 : 1, args[0], args[1]);
 }
 
+/* CALLEE: the tagged function called, or NULL_TREE for an indirect call. */
 static void rewrite_call(gcall *call, tree callee, tree caller)
 {
 	location_t loc = gimple_location(call);
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
 	struct alloctag_site site;
-	tree variant, tag, old;
+	tree variant = NULL_TREE, tag, old;
 	gcall *save, *restore;
 
-	variant = alloctag_variant(callee);
-	/*
-	 * Inside the untagged variant's own definition, calling the tagged
-	 * function means the underlying one (malloc_noprof calling malloc):
-	 * renaming it would recurse forever.
-	 */
-	if (!variant || (variant == caller && variant != callee))
-		return;
+	if (callee) {
+		variant = alloctag_variant(callee);
+		/*
+		 * Inside the untagged variant's own definition, calling the tagged
+		 * function means the underlying one (malloc_noprof calling malloc):
+		 * renaming it would recurse forever.
+		 */
+		if (!variant || (variant == caller && variant != callee))
+			return;
+	}
 	rt = alloctag_find_runtime(loc, callee);
 	if (!rt)
 		return;
 	if (gimple_call_flags(call) & ECF_RETURNS_TWICE) {
-		warning_at(loc, OPT_Wattributes, "call to %qD is not tagged: it returns twice",
-			   callee);
+		if (callee)
+			warning_at(loc, OPT_Wattributes,
+				   "call to %qD is not tagged: it returns twice", callee);
 		return;
 	}
 
 	site = alloctag_site_of(loc, caller);
 	tag = alloctag_build_tag(rt, &site, caller, loc);
-	if (alloctag_opts.verbose)
+	if (alloctag_opts.verbose && callee)
 		inform(loc, "call to %qD tagged %s:%d %qs, calls %qD", callee,
 		       site.file, site.line, site.function, variant);
+	else if (alloctag_opts.verbose)
+		inform(loc, "indirect call through %qT tagged %s:%d %qs",
+		       gimple_call_fntype(call), site.file, site.line, site.function);
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
 	save = build_hook_call(rt->save, tag, NULL_TREE);
@@ -132,6 +139,7 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 	if (!aliases_defined) {
 		aliases_defined = true;
 		alloctag_define_public_aliases();
+		alloctag_collect_indirect_types();
 	}
 
 	/* Collect first: rewriting inserts statements and may split edges. */
@@ -140,12 +148,16 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
 
-			if (callee && tagged_callee(callee))
+			if (callee ? tagged_callee(callee) != NULL_TREE
+				   : call && alloctag_indirect_tagged(call))
 				calls.safe_push(call);
 		}
 	}
-	FOR_EACH_VEC_ELT(calls, i, call)
-		rewrite_call(call, tagged_callee(gimple_call_fndecl(call)), fun->decl);
+	FOR_EACH_VEC_ELT(calls, i, call) {
+		tree callee = gimple_call_fndecl(call);
+
+		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl);
+	}
 	return 0;
 }
 
@@ -170,7 +182,7 @@ public:
 
 	bool gate(function *) final override
 	{
-		return !alloctag_tagged_functions().is_empty();
+		return !alloctag_tagged_functions().is_empty() || alloctag_any_indirect();
 	}
 
 	unsigned int execute(function *fun) final override

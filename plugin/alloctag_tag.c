@@ -59,8 +59,12 @@ static tree find_hook(const char *name, location_t call_loc, tree callee)
 
 	if (hook && TREE_CODE(hook) == FUNCTION_DECL)
 		return hook;
-	error_at(call_loc, "call to %qD cannot be tagged: %qs is not declared; include %<%s%>",
-		 callee, name, alloctag_opts.include_hint);
+	if (callee)
+		error_at(call_loc, "call to %qD cannot be tagged: %qs is not declared; "
+			 "include %<%s%>", callee, name, alloctag_opts.include_hint);
+	else
+		error_at(call_loc, "indirect call cannot be tagged: %qs is not declared; "
+			 "include %<%s%>", name, alloctag_opts.include_hint);
 	return NULL_TREE;
 }
 
@@ -92,8 +96,14 @@ static bool check_hooks(location_t call_loc, tree callee)
 	}
 	runtime.tag_type = TYPE_MAIN_VARIANT(TREE_TYPE(tag_ptr));
 	if (!COMPLETE_TYPE_P(runtime.tag_type)) {
-		error_at(call_loc, "call to %qD cannot be tagged: %<struct %s%> is incomplete; "
-			 "include %<%s%>", callee, alloctag_opts.tag_type, alloctag_opts.include_hint);
+		if (callee)
+			error_at(call_loc, "call to %qD cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", callee, alloctag_opts.tag_type,
+				 alloctag_opts.include_hint);
+		else
+			error_at(call_loc, "indirect call cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", alloctag_opts.tag_type,
+				 alloctag_opts.include_hint);
 		return false;
 	}
 	return true;

@@ -3,11 +3,15 @@
  * alloctag runtime: the C library's allocators, charging the current tag.
  *
  * malloc and its family are replaced (the program's definitions interpose
- * glibc's for every caller, libc included) and forward to glibc's
- * __libc_malloc and friends with a 16-byte header in front of each block:
- * the slot charged and the size asked for.  A free, from any thread, finds
- * there what to uncharge.  Blocks allocated where no tag is current are
- * charged to the "untagged" site, so every block has a header.
+ * glibc's for every caller, libc included) and take their memory from
+ * glibc's __libc_malloc and friends, with a 16-byte header in front of each
+ * block: the slot charged and the size asked for.  A free, from any thread,
+ * finds there what to uncharge.  Blocks allocated where no tag is current
+ * are charged to the "untagged" site, so every block has a header.
+ *
+ * Freed small blocks are kept in a per-thread cache, by glibc chunk size,
+ * and reused: the fast path of a malloc/free pair is this file's, with no
+ * call into glibc, which pays for the accounting.
  *
  * The plugin renames tagged calls to the _noprof variants: for these
  * functions they are the same functions, as the charging happens here.
@@ -30,13 +34,7 @@ extern void __libc_free(void *);
 
 EXPORT __thread struct alloc_tag *alloctag_current TLS_IE;
 
-struct header {
-	struct slot *slot;
-	size_t size;		/* asked for; ALIGNED: the block starts elsewhere */
-};
-
 #define HEADER		sizeof(struct header)
-#define ALIGNED		((size_t)1 << (sizeof(size_t) * 8 - 1))
 
 _Static_assert(sizeof(struct header) == 16, "malloc's 16-byte alignment needs a 16-byte header");
 
@@ -45,11 +43,10 @@ static inline struct header *header_of(void *p)
 	return (struct header *)p - 1;
 }
 
-/* The current thread's slot for the current tag. */
-static inline struct slot *current_slot(void)
+/* Thread T's slot for the current tag. */
+static inline struct slot *current_slot(struct thread_state *t)
 {
 	struct alloc_tag *tag = alloctag_current;
-	struct thread_state *t = alloctag_self;
 	uint32_t id;
 
 	if (!tag)
@@ -82,9 +79,9 @@ static __attribute__((noinline)) void uncharge_remote(struct slot *s, size_t n)
 	atomic_fetch_add_explicit(&s->remote_bytes, n, memory_order_relaxed);
 }
 
-static inline void uncharge(struct slot *s, size_t n)
+static inline void uncharge(struct slot *s, size_t n, struct thread_state *t)
 {
-	if (likely(s->owner == alloctag_self)) {
+	if (likely(s->owner == t)) {
 		s->freed_calls++;
 		s->live -= (int64_t)n;
 	} else {
@@ -95,12 +92,48 @@ static inline void uncharge(struct slot *s, size_t n)
 /* Header written, counters charged: the caller's pointer. */
 static inline void *account(struct header *h, size_t n)
 {
-	struct slot *s = current_slot();
+	struct slot *s = current_slot(alloctag_self);
 
 	charge(s, n);
 	h->slot = s;
 	h->size = n;
 	return h + 1;
+}
+
+/* A free small block of class K from this thread's cache, or NULL. */
+static inline struct header *cached_block(struct thread_state *t, size_t k)
+{
+	struct header *h = t->cache[k];
+
+	if (h) {
+		t->cache[k] = h->next;
+		t->cached[k]--;
+	}
+	return h;
+}
+
+/* Keep a freed block for reuse, or give it back to glibc. */
+static inline void release_block(struct thread_state *t, struct header *h, size_t n)
+{
+	size_t k = small_class(n);
+
+	if (likely(n <= SMALL_MAX) && likely(t->cached[k] < cache_limit(k))) {
+		h->next = t->cache[k];
+		t->cache[k] = h;
+		t->cached[k]++;
+	} else {
+		__libc_free(h);
+	}
+}
+
+void alloctag_flush_cache(struct thread_state *t)
+{
+	for (size_t k = 0; k < SMALL_CLASSES; k++) {
+		struct header *h;
+
+		while ((h = cached_block(t, k)))
+			__libc_free(h);
+	}
 }
 
 static inline int too_big(size_t n, size_t extra, size_t *total)
@@ -113,42 +146,98 @@ static inline int too_big(size_t n, size_t extra, size_t *total)
 	return 0;
 }
 
-EXPORT void *malloc(size_t n)
+/* A chunk for N bytes and the header: cached, or glibc's. */
+static inline struct header *new_block(size_t n)
 {
-	struct header *h;
 	size_t total;
 
+	if (likely(n <= SMALL_MAX)) {
+		size_t k = small_class(n);
+		struct header *h = cached_block(alloctag_self, k);
+
+		return h ? h : __libc_malloc(small_request(k));
+	}
 	if (too_big(n, HEADER, &total))
 		return NULL;
-	h = __libc_malloc(total);
+	return __libc_malloc(total);
+}
+
+static __attribute__((noinline)) void *malloc_slow(size_t n)
+{
+	struct header *h = new_block(n);
+
 	if (unlikely(!h))
 		return NULL;
 	return account(h, n);
 }
 
-/* The block glibc knows, and the size charged. */
-static inline void *block_of(struct header *h, size_t *n)
+/*
+ * The fast path: a cached block, a known slot, no call, no stack frame.
+ * Anything else is malloc_slow()'s.
+ */
+EXPORT void *malloc(size_t n)
 {
-	*n = h->size;
-	if (unlikely(*n & ALIGNED)) {
-		*n &= ~ALIGNED;
-		return ((void **)h)[-1];
-	}
-	return h;
+	struct thread_state *t = alloctag_self;
+	struct alloc_tag *tag = alloctag_current;
+	struct header *h;
+	struct slot *s;
+	size_t k;
+	uint32_t id;
+
+	if (!tag)
+		tag = &alloctag_untagged;
+	if (unlikely(n > SMALL_MAX))
+		return malloc_slow(n);
+	k = small_class(n);
+	h = t->cache[k];
+	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
+	if (unlikely(!h || id >= t->cap || !(s = t->slots[id])))
+		return malloc_slow(n);
+	t->cache[k] = h->next;
+	t->cached[k]--;
+	charge(s, n);
+	h->slot = s;
+	h->size = n;
+	return h + 1;
 }
 
+/* Over-aligned blocks: glibc's chunk starts before the header. */
+static __attribute__((noinline)) void free_slow(struct header *h, struct thread_state *t)
+{
+	size_t n = h->size;
+
+	if (unlikely(n & ALIGNED)) {
+		uncharge(h->slot, n & ~ALIGNED, t);
+		__libc_free(((void **)h)[-1]);
+		return;
+	}
+	uncharge(h->slot, n, t);
+	release_block(t, h, n);
+}
+
+/* The fast path: the freeing thread owns the slot, the block is cached. */
 EXPORT void free(void *p)
 {
+	struct thread_state *t = alloctag_self;
 	struct header *h;
-	void *block;
-	size_t n;
+	struct slot *s;
+	size_t n, k;
 
 	if (unlikely(!p))
 		return;
 	h = header_of(p);
-	block = block_of(h, &n);
-	uncharge(h->slot, n);
-	__libc_free(block);
+	n = h->size;
+	s = h->slot;
+	k = small_class(n);
+	if (unlikely(n > SMALL_MAX || s->owner != t || t->cached[k] >= cache_limit(k))) {
+		free_slow(h, t);
+		return;
+	}
+	s->freed_calls++;
+	s->live -= (int64_t)n;
+	h->next = t->cache[k];
+	t->cache[k] = h;
+	t->cached[k]++;
 }
 
 EXPORT void *calloc(size_t count, size_t size)
@@ -160,9 +249,17 @@ EXPORT void *calloc(size_t count, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (too_big(n, HEADER, &total))
-		return NULL;
-	h = __libc_calloc(1, total);
+	if (n <= SMALL_MAX) {
+		h = cached_block(alloctag_self, small_class(n));
+		if (h)
+			memset(h + 1, 0, n);
+		else
+			h = __libc_calloc(1, small_request(small_class(n)));
+	} else {
+		if (too_big(n, HEADER, &total))
+			return NULL;
+		h = __libc_calloc(1, total);
+	}
 	if (unlikely(!h))
 		return NULL;
 	return account(h, n);
@@ -170,24 +267,24 @@ EXPORT void *calloc(size_t count, size_t size)
 
 /*
  * Over-aligned blocks: the caller's pointer is ALIGN past the start of the
- * block glibc returns, the header just before it, and the block's start
+ * chunk glibc returns, the header just before it, and the chunk's start
  * just before the header.  They cost ALIGN bytes, not 16.
  */
 static void *alloc_aligned(size_t align, size_t n)
 {
 	struct header *h;
 	size_t total;
-	char *block;
+	char *chunk;
 
 	if (align <= HEADER)
 		return malloc(n);
 	if (too_big(n, align, &total))
 		return NULL;
-	block = __libc_memalign(align, total);
-	if (unlikely(!block))
+	chunk = __libc_memalign(align, total);
+	if (unlikely(!chunk))
 		return NULL;
-	h = header_of(block + align);
-	((void **)h)[-1] = block;
+	h = header_of(chunk + align);
+	((void **)h)[-1] = chunk;
 	account(h, n);
 	h->size |= ALIGNED;
 	return h + 1;
@@ -207,24 +304,27 @@ EXPORT void *realloc(void *p, size_t n)
 	}
 	h = header_of(p);
 	old_slot = h->slot;
-	if (unlikely(h->size & ALIGNED)) {
+	old_n = h->size;
+	if (unlikely(old_n & ALIGNED)) {
 		void *q = malloc(n);
 
 		if (q) {
-			old_n = h->size & ~ALIGNED;
+			old_n &= ~ALIGNED;
 			memcpy(q, p, old_n < n ? old_n : n);
 			free(p);
 		}
 		return q;
 	}
-	old_n = h->size;
-	if (too_big(n, HEADER, &total))
+	/* Small blocks stay whole chunks of their class, to be cached later. */
+	if (n <= SMALL_MAX)
+		total = small_request(small_class(n));
+	else if (too_big(n, HEADER, &total))
 		return NULL;
 	moved = __libc_realloc(h, total);
 	if (unlikely(!moved))
 		return NULL;
 	/* Uncharged where it was charged, charged to this call's site. */
-	uncharge(old_slot, old_n);
+	uncharge(old_slot, old_n, alloctag_self);
 	return account(moved, n);
 }
 

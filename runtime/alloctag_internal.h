@@ -58,13 +58,57 @@ struct slot {
 	_Atomic uint64_t remote_bytes;
 };
 
+/*
+ * Small blocks are kept by the size of the glibc chunk they live in: class k
+ * is a chunk of 16k bytes, which holds the header and up to 16k - 24 bytes
+ * (glibc keeps 8 for itself).  Asked for n bytes, a chunk is 16 bytes larger
+ * than plain malloc(n)'s, at most.
+ */
+#define SMALL_MAX	1000			/* bytes asked for */
+#define SMALL_CLASSES	((SMALL_MAX + 39) / 16 + 1)
+
+static inline size_t small_class(size_t n)
+{
+	return (n + 39) >> 4;
+}
+
+/* What to ask glibc for: a chunk of exactly 16k bytes. */
+static inline size_t small_request(size_t k)
+{
+	return ((size_t)k << 4) - 8;
+}
+
+/* A block in the runtime's hands: its header, then the caller's bytes. */
+struct header {
+	union {
+		struct slot *slot;	/* charged to */
+		struct header *next;	/* free, in a thread's cache */
+	};
+	size_t size;		/* asked for; ALIGNED: the chunk starts elsewhere */
+};
+
+#define ALIGNED		((size_t)1 << (sizeof(size_t) * 8 - 1))
+
 struct thread_state {
 	struct slot **slots;		/* by site id, NULL until used */
 	uint32_t cap;			/* entries in slots */
 	_Atomic int in_use;		/* owned by a live thread */
 	struct thread_state *next;	/* every state ever made */
 	char *arena, *arena_end;	/* where this thread's slots come from */
+	/* freed small blocks, reused before asking glibc */
+	struct header *cache[SMALL_CLASSES];
+	uint8_t cached[SMALL_CLASSES];
 };
+
+/* A thread keeps at most this many free blocks of class k: 32 of up to 256
+ * bytes, 8 above, some 600 KiB at most. */
+static inline unsigned cache_limit(size_t k)
+{
+	return k <= 18 ? 32 : 8;
+}
+
+/* alloctag.c */
+void alloctag_flush_cache(struct thread_state *t) INTERNAL;
 
 /* registry.c */
 extern __thread struct thread_state *alloctag_self TLS_IE INTERNAL;

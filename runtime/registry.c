@@ -15,8 +15,11 @@
 #include "alloctag_internal.h"
 
 /* Until a thread first allocates, its state has no slots: the fast path's
- * bounds check sends it here without a test of its own. */
-static struct thread_state boot_state;
+ * bounds check sends it here without a test of its own.  Its cache looks
+ * full, so that such a thread's frees go to glibc. */
+static struct thread_state boot_state = {
+	.cached = { [0 ... SMALL_CLASSES - 1] = UINT8_MAX },
+};
 __thread struct thread_state *alloctag_self TLS_IE = &boot_state;
 
 static struct alloc_tag_counters untagged_counters;
@@ -160,6 +163,7 @@ static void release_state(void *p)
 	struct thread_state *t = p;
 
 	alloctag_self = &boot_state;
+	alloctag_flush_cache(t);
 	atomic_store_explicit(&t->in_use, 0, memory_order_release);
 }
 

@@ -84,11 +84,15 @@ diag_compare() {
 }
 
 # Expected tags of a tag test: "file:line function calls=N", one per tag, from
-# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files.
+# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files,
+# and "untagged calls=N" from a marker "// untagged calls=N".
 expected_tags() {
 	local f
 	for f in "$@"; do
 		awk -v file="$f" '
+			match($0, /\/\/ untagged calls=[0-9]+/) {
+				print substr($0, RSTART + 3, RLENGTH - 3)
+			}
 			match($0, /\/\/ tag .*/) {
 				n = split(substr($0, RSTART + 3), parts, /; */)
 				for (i = 1; i <= n; i++) {
@@ -180,10 +184,18 @@ run_report_test() {
 			fail "$name $opt" "program failed:" "$out"
 			return
 		fi
-		# a "*" peak in a marker matches any peak
+		# a "*" in a marker matches any value
 		got=$(report_sites "$WORK/report" | awk -v want="$expect" '
-			BEGIN { n = split(want, w, "\n"); for (i = 1; i <= n; i++) { split(w[i], f, " "); if (f[4] == "*") any[f[1]] = 1 } }
-			{ if ($1 in any) $4 = "*"; print }')
+			BEGIN {
+				n = split(want, w, "\n")
+				for (i = 1; i <= n; i++) {
+					split(w[i], f, " ")
+					for (j = 2; j <= 4; j++)
+						if (f[j] == "*")
+							any[f[1], j] = 1
+				}
+			}
+			{ for (j = 2; j <= 4; j++) if (($1, j) in any) $j = "*"; print }')
 		if [ "$got" != "$expect" ]; then
 			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
 				sed 's/^</expected:/; s/^>/got:     /')" "$out"

@@ -32,3 +32,14 @@ if $TESTCC -fplugin="$PLUGIN" -v -x c -c -o /dev/null /dev/null 2>&1 | grep -q '
 else
 	fail options/version "gcc -v does not list alloctag and its version"
 fi
+
+# indirect-type names typedefs: one that is not a function type is an error,
+# one that is not in the unit is not (the option is for a whole project).
+out=$(printf '%s\n' '#include <alloctag.h>' 'typedef int number;' 'int f(int (*g)(int)) { return g(1); }' |
+	pcc -fplugin-arg-alloctag-indirect-type=missing_t,number -x c -c -o /dev/null - 2>&1)
+if [ "$(printf '%s\n' "$out" | grep -c error)" = 1 ] &&
+   printf '%s\n' "$out" | grep -q "error: '-fplugin-arg-\*-indirect-type=missing_t,number': 'number' is not a function or function pointer type"; then
+	pass options/indirect-type-errors
+else
+	fail options/indirect-type-errors "$out"
+fi

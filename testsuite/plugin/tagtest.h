@@ -19,4 +19,9 @@ void *t_named(size_t n) __alloc_tagged_as("t_named_raw");
 int t_vararg(const char *fmt, ...) __alloc_tagged;
 void t_free(void *p);
 
+
+
+/* For indirect calls: the untagged entry points, whose addresses are taken. */
+void *t_alloc_noprof(size_t n);
+int t_count_noprof(int x);
 #endif

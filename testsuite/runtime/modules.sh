@@ -5,7 +5,7 @@
 mkdir -p "$WORK/mod"
 cat > "$WORK/mod/plug.c" <<'C'
 #include <stdlib.h>
-void *plug_alloc(size_t n) { return malloc(n); }
+void *plug_alloc(int n) { return malloc(n); }
 C
 cat > "$WORK/mod/linked.c" <<'C'
 #include <string.h>
@@ -18,12 +18,12 @@ cat > "$WORK/mod/main.c" <<'C'
 char *linked_dup(const char *s);
 int main(void)
 {
-	void *(*plug_alloc)(size_t), *kept, *h;
+	void *(*plug_alloc)(int), *kept, *h;	/* not malloc's type: untagged */
 	char *s = linked_dup("abc");
 	for (int round = 0; round < 2; round++) {
 		h = dlopen("./libplug.so", RTLD_NOW);
 		if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
-		plug_alloc = (void *(*)(size_t))dlsym(h, "plug_alloc");
+		plug_alloc = (void *(*)(int))dlsym(h, "plug_alloc");
 		free(plug_alloc(100));
 		kept = plug_alloc(50);
 		dlclose(h);

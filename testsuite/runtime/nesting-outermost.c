@@ -1,3 +1,4 @@
+// args: -fplugin-arg-alloctag-no-indirect
 /*
  * Default nesting: the outermost tagged call is charged.  xmalloc is tagged
  * by its declaration: its callers' lines are charged, not the malloc inside.
@@ -18,6 +19,6 @@ int main(void)
 
 	free(xmalloc(10));					// site 0/0 10/1 10
 	free(xmalloc(20));					// site 0/0 20/1 20
-	free(indirect(30));	/* no tag current: the malloc in xmalloc is charged */
+	free(indirect(30));	/* untagged (no-indirect): the malloc in xmalloc is charged */
 	return 0;
 }

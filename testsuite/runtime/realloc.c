@@ -10,7 +10,7 @@ static void *grow(void *p, size_t n)
 int main(void)
 {
 	char *p = malloc(100);				// site 0/0 100/1 100
-	void *(*untagged_malloc)(size_t) = malloc;	/* through a pointer: untagged */
+	void *(*indirect_malloc)(size_t) = malloc;
 	void *u;
 
 	memset(p, 1, 100);
@@ -24,7 +24,7 @@ int main(void)
 		return 2;
 	p = realloc(NULL, 50);				// site 0/0 50/1 50
 	free(p);
-	u = untagged_malloc(64);	/* charged to the untagged line */
+	u = indirect_malloc(64);	/* malloc's type: tagged too */	// site 0/0 64/1 64
 	u = realloc(u, 128);				// site 0/0 128/1 128
 	free(u);
 	return !grow(NULL, 300);	/* left live */

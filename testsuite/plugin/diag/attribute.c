@@ -2,11 +2,12 @@
 #include <stddef.h>
 #include <alloctag.h>
 
-int counter __attribute__((alloc_tagged));			/* { dg-warning "'alloc_tagged' attribute only applies to function declarations" } */
-typedef void *alloc_fn(size_t) __attribute__((alloc_tagged));	/* { dg-warning "only applies to function declarations" } */
-struct s { int x; } __attribute__((alloc_tagged));		/* { dg-warning "only applies to function declarations" } */
-void *(*alloc_ptr)(size_t) __attribute__((alloc_tagged));	/* { dg-warning "only applies to function declarations" } */
-void take(int x __attribute__((alloc_tagged)));			/* { dg-warning "only applies to function declarations" } */
+int counter __attribute__((alloc_tagged));			/* { dg-warning "'alloc_tagged' attribute only applies to functions and function pointers; ignored" } */
+typedef int number __attribute__((alloc_tagged));		/* { dg-warning "only applies to functions and function pointers" } */
+struct s { int x; } __attribute__((alloc_tagged));		/* { dg-warning "only applies to functions and function pointers" } */
+void take(int x __attribute__((alloc_tagged)));			/* { dg-warning "only applies to functions and function pointers" } */
+struct t { char *name __attribute__((alloc_tagged)); };		/* { dg-warning "only applies to functions and function pointers" } */
+typedef void *alloc_fn(size_t) __attribute__((alloc_tagged("raw")));	/* { dg-error "'alloc_tagged' on 'alloc_fn' takes no argument: indirect calls are not renamed" } */
 
 void *a1(size_t) __attribute__((alloc_tagged(42)));		/* { dg-error "'alloc_tagged' argument must be a string naming the untagged variant of 'a1'" } */
 void *a2(size_t) __attribute__((alloc_tagged("")));		/* { dg-error "argument of 'a2' is an empty string" } */

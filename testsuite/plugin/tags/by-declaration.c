@@ -20,7 +20,7 @@ int main(void)
 	free(xmalloc(1));			// tag main calls=1
 	free(xstrdup("abc"));			// tag main calls=1
 	free(local_alloc(2));			// tag main calls=1
-	void *(*indirect)(size_t) = xmalloc;	/* through a pointer: not tagged */
-	free(indirect(3));
+	void *(*indirect)(size_t) = xmalloc;	/* the address: xmalloc itself */
+	free(indirect(3));			// tag main calls=1
 	return 0;
 }
