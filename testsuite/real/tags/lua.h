@@ -14,9 +14,6 @@
  * Forced into every translation unit (lua.c, luac.c, the library), so only
  * basic C types: lua_State is struct lua_State, GCObject is struct GCObject,
  * size_t is __SIZE_TYPE__.  The visibility matches luaconf.h's LUAI_FUNC.
- *
- * What stays on l_alloc: lua_newstate()'s one block (the state itself),
- * allocated by a direct call of the allocator.
  */
 #ifndef ALLOCTAG_TAGS_LUA_H
 #define ALLOCTAG_TAGS_LUA_H
@@ -37,16 +34,14 @@ ALLOCTAG_LUAI_FUNC struct GCObject *luaC_newobj(struct lua_State *, int, __SIZE_
 #undef ALLOCTAG_LUAI_FUNC
 
 /*
- * The auxiliary library's string buffers (luaL_Buffer: string.format,
- * table.concat, string.rep, ...) grow by a call through lua_getallocf()'s
- * pointer in resizebox(), a static function of lauxlib.c: tagged, the site
- * is prepbuffsize() or newbox() instead of l_alloc().  Declared static here
- * for lauxlib.c; in the other files the declaration is unused and harmless,
- * but Lua's -Wall makes GCC note "'resizebox' declared 'static' but never
- * defined" there (-Wunused-function; neither a pragma around the declaration
- * nor the unused attribute silences it).
+ * Calls through a lua_Alloc pointer are tagged too: lua_newstate()'s call
+ * for the state itself, and resizebox()'s (lauxlib.c), which grows the
+ * auxiliary library's string buffers (luaL_Buffer: string.format,
+ * table.concat, ...) through lua_getallocf(); the calls under the tagged
+ * functions above are charged to those.  No block is left to l_alloc().
+ * lua.h defines the same typedef again: allowed (C11, and GCC's gnu99).
  */
-static void *resizebox(struct lua_State *, int, __SIZE_TYPE__) __attribute__((alloc_tagged));
+typedef void *(*lua_Alloc)(void *, void *, __SIZE_TYPE__, __SIZE_TYPE__) __attribute__((alloc_tagged));
 
 #endif
 #endif
