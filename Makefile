@@ -113,3 +113,10 @@ install: all
 
 clean:
 	rm -rf build testsuite/work
+
+# SQLite, jansson and Lua from Debian's source packages (cached in .cache/),
+# built with and without alloctag-cc, their tests compared, reports checked
+# against Valgrind DHAT (testsuite/real/run).
+.PHONY: check-real
+check-real:
+	@testsuite/real/run
