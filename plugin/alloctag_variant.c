@@ -106,8 +106,12 @@ static bool defined_here(tree fndecl)
 {
 	cgraph_node *node = cgraph_node::get(fndecl);
 
-	/* C99 inline and gnu_inline bodies are not an external definition. */
-	return node && node->definition && !node->alias && !DECL_EXTERNAL(fndecl);
+	/*
+	 * A body or an alias of one.  C99 inline and gnu_inline bodies are not
+	 * an external definition; a weakref or an ifunc is no body to alias.
+	 */
+	return node && node->definition && !node->weakref && !DECL_EXTERNAL(fndecl)
+	       && !lookup_attribute("ifunc", DECL_ATTRIBUTES(fndecl));
 }
 
 /* Make VARIANT (declared, not defined) an alias of the definition of FNDECL. */
