@@ -24,20 +24,14 @@ lua_bt() {
 }
 
 real_lua() {
-	local name=real/lua SRC=$REAL/lua/src out bench
+	local name=real/lua SRC=$REAL/lua/src bench
 	local P=$REAL/lua/plain T=$REAL/lua/tagged
 	bench=$(realpath "$TOP/../shared/bench/bt.lua" 2>/dev/null)
-	mkdir -p "$REAL/lua"
 	if [ ! -r "$bench" ]; then
 		skip "$name" "no ../shared/bench/bt.lua"
 		return
 	fi
-	if ! out=$(unpack lua5.4/bookworm "$SRC" 2>&1); then
-		fail "$name: sources (apt-get source lua5.4)" "$out"
-		return
-	fi
-	pass "$name: sources"
-	note "Debian lua5.4 $(sed -n 's/^Version: //p' "$CACHE"/src/lua5.4/*.dsc), its upstream tarball (Debian's patches and build system not used)"
+	sources "$name" lua5.4 "$SRC" || return
 
 	build_both "$name" lua_build "$TAGS/lua.h" ALLOCTAG_REPORT=off || return
 	pass "$name: build with alloctag-cc"
