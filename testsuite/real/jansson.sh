@@ -21,13 +21,7 @@ jansson_results() {
 real_jansson() {
 	local name=real/jansson SRC=$REAL/jansson/src out
 	local P=$SRC/bld-plain T=$SRC/bld-tagged
-	mkdir -p "$REAL/jansson"
-	if ! out=$(unpack jansson/bookworm "$SRC" 2>&1); then
-		fail "$name: sources (apt-get source jansson)" "$out"
-		return
-	fi
-	pass "$name: sources"
-	note "Debian jansson $(sed -n 's/^Version: //p' "$CACHE"/src/jansson/*.dsc), upstream sources (Debian's patches not applied)"
+	sources "$name" jansson "$SRC" || return
 
 	build_both "$name" jansson_build "$TAGS/jansson.h" ALLOCTAG_REPORT=off || return
 	pass "$name: build with alloctag-cc"

@@ -63,6 +63,19 @@ unpack() {
 		{ cat "$2.unpack.log"; return 1; }
 }
 
+# sources NAME PKG DIR: the upstream sources of Debian's source package PKG
+# (of bookworm) in DIR, and a result line.
+sources() {
+	local name=$1 pkg=$2 dir=$3 out
+	mkdir -p "$(dirname "$dir")"
+	if ! out=$(unpack "$pkg/bookworm" "$dir" 2>&1); then
+		fail "$name: sources (apt-get source $pkg)" "$out"
+		return 1
+	fi
+	pass "$name: sources"
+	note "Debian $pkg $(sed -n 's/^Version: //p' "$CACHE/src/$pkg"/*.dsc), upstream sources (Debian's patches not applied)"
+}
+
 # note LINE...: details below a result line.
 note() {
 	printf '%s\n' "$@" | sed 's/^/    /'

@@ -14,15 +14,9 @@ sqlite_build() {
 }
 
 real_sqlite() {
-	local name=real/sqlite SRC=$REAL/sqlite/src out
+	local name=real/sqlite SRC=$REAL/sqlite/src
 	local P=$SRC/bld-plain T=$SRC/bld-tagged
-	mkdir -p "$REAL/sqlite"
-	if ! out=$(unpack sqlite3/bookworm "$SRC" 2>&1); then
-		fail "$name: sources (apt-get source sqlite3)" "$out"
-		return
-	fi
-	pass "$name: sources"
-	note "Debian sqlite3 $(sed -n 's/^Version: //p' "$CACHE"/src/sqlite3/*.dsc), upstream sources (Debian's patches not applied)"
+	sources "$name" sqlite3 "$SRC" || return
 
 	mkdir -p "$T/tool-reports"
 	build_both "$name" sqlite_build "$TAGS/sqlite.h" \
