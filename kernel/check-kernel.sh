@@ -49,8 +49,13 @@ finish() {
 	[ "$failed" = 0 ]
 	exit
 }
-# A check that cannot run makes those after it pointless: say so and stop.
-abort() { fail "$1"; [ -n "${2:-}" ] && tail -n 25 "$2" | sed 's/^/    /'; finish; }
+# A check that cannot run makes those after it pointless: the end of its
+# log (LOG), the failure, and stop.
+abort() {
+	[ -n "${2:-}" ] && tail -n 25 "$2" | sed 's/^/    /'
+	fail "$1"
+	finish
+}
 
 # run SECONDS LOG CMD...: CMD under a timeout, output to LOG.
 run() {
