@@ -323,6 +323,10 @@ gcc-plugin-cflags-$(CONFIG_GCC_PLUGIN_ALLOC_TAG)		\\
 		+= -fplugin-arg-{plugin}-modname-macro=KBUILD_MODNAME	\\
 		   -fplugin-arg-{plugin}-modname-if=MODULE		\\
 		   -fplugin-arg-{plugin}-include=linux/sched.h
+# Only direct calls, as with alloc_hooks(): not the indirect calls through
+# an allocator's function type (ops->alloc(), mempool_alloc_t, ...).
+gcc-plugin-cflags-$(CONFIG_GCC_PLUGIN_ALLOC_TAG)		\\
+		+= -fplugin-arg-{plugin}-no-indirect
 ifdef CONFIG_GCC_PLUGIN_ALLOC_TAG
     DISABLE_ALLOC_TAG_PLUGIN += -fplugin-arg-{plugin}-disable -UALLOC_TAG_PLUGIN
 endif
