@@ -69,10 +69,39 @@ static void record_decl(void *event_data, void *)
 
 	if (TREE_CODE(decl) == FUNCTION_DECL && alloctag_is_tagged(decl)) {
 		alloctag_check_attributes(decl);
+		/*
+		 * A static function tagged in a header forced into every unit is
+		 * defined in one, or only its static variant is: elsewhere GCC
+		 * would say "declared static but never defined".
+		 */
+		if (!TREE_PUBLIC(decl))
+			alloctag_suppress_unused_warning(decl);
 		if (!tagged_functions.contains(decl))
 			tagged_functions.safe_push(decl);
 		alloctag_root_tree(decl);
 	}
+}
+
+/*
+ * The C front end says "used but never defined" of a static function that
+ * was called (C_DECL_USED) and has no body, without asking whether the
+ * warning is suppressed.  Calls to a tagged one go to its variant: the
+ * flag is cleared after each function body, where the calls were.  A use
+ * that stays (its address taken at file scope) still gets the warning.
+ */
+#define C_DECL_USED(decl) DECL_LANG_FLAG_5(decl)	/* c-tree.h */
+
+static void record_function(void *event_data, void *data)
+{
+	unsigned i;
+	tree fndecl;
+
+	record_decl(event_data, data);
+	if (!lang_GNU_C())
+		return;
+	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl)
+		if (!TREE_PUBLIC(fndecl) && !DECL_INITIAL(fndecl))
+			C_DECL_USED(fndecl) = 0;
 }
 
 tree alloctag_lookup_decl(const char *name)
@@ -119,5 +148,5 @@ void alloctag_register_decl_callbacks(const char *plugin_name)
 	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 			  (void *)alloctag_gc_roots);
 	register_callback(plugin_name, PLUGIN_FINISH_DECL, record_decl, NULL);
-	register_callback(plugin_name, PLUGIN_FINISH_PARSE_FUNCTION, record_decl, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_PARSE_FUNCTION, record_function, NULL);
 }

@@ -51,4 +51,26 @@ real_lua() {
 	# Exact counts: DHAT counts the blocks of the same run of the plain build.
 	dhat_and_report bt-dhat src/lua "$bench" $LUA_DHAT_N
 	check_dhat "$name: bt.lua $LUA_DHAT_N: report = DHAT's count" "$T/bt-dhat.report" "$P/bt-dhat.dhat"
+
+	lua_hooks_only "$name" "$bench"
+}
+
+# Only lua_Alloc opted in (tags/lua-alloc.h), no luaM_* tags: the indirect
+# calls through frealloc in lmem.c are the sites, rather than the realloc()
+# in l_alloc (lauxlib.c) that they all reach.
+lua_hooks_only() {
+	local name="$1: lua_Alloc calls only" H=$REAL/lua/hooks sites
+	if ! lua_build "$H" "$REAL_CC" ALLOCTAG_TAGS="$TAGS/lua-alloc.h" ALLOCTAG_REPORT=off; then
+		fail "$name" "$(logtail "$H/build.log")"
+		return
+	fi
+	(cd "$H" && env $(report_env "$H/bt.report") src/lua "$2" 8 >/dev/null 2>&1)
+	sites=$(report_rows "$H/bt.report" | cut -d' ' -f6- | grep -vx untagged | sort -u)
+	if echo "$sites" | grep -q 'lmem.c:' && ! echo "$sites" | grep -qv 'lmem.c:\|lstate.c:\|lauxlib.c:.*resizebox' &&
+	   ! echo "$sites" | grep -q 'func:l_alloc'; then
+		pass "$name"
+		note "$(echo "$sites" | sed 's/ func:/ /' | tr '\n' ' ')"
+	else
+		fail "$name" "sites other than lmem.c's frealloc calls:" "$sites"
+	fi
 }

@@ -14,7 +14,7 @@ int v_var_noprof;					/* { dg-error "'v_var_noprof' cannot be the untagged varia
 void *v_macro(size_t n) __alloc_tagged;			/* { dg-error "untagged variant .v_macro_noprof. of .v_macro. is a macro; declare a function of that name or name one with .alloc_tagged\(.\.\.\..\)." } */
 #define v_macro_noprof(n) 0
 
-static void *v_static(size_t n) __alloc_tagged;		/* { dg-error "'v_static' is static and not defined here, and its untagged variant 'v_static_noprof' is not declared" } { dg-warning "'v_static' used but never defined" } */
+static void *v_static(size_t n) __alloc_tagged;		/* { dg-error "'v_static' is static and not defined here, and its untagged variant 'v_static_noprof' is not declared" } */
 
 void *malloc(size_t n);
 void *v_builtin(size_t n) __alloc_tagged_as("malloc");	/* { dg-error "'malloc' cannot be the untagged variant of 'v_builtin': GCC treats it as a built-in that does not see the current tag" } */

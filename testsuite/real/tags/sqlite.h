@@ -11,8 +11,8 @@
  * In the amalgamation SQLITE_PRIVATE is "static": sqlite3Malloc() and the
  * others are static functions of sqlite3.c, so they are declared static here.
  * In the other translation units such a declaration is unused and harmless
- * (with -Wunused-function, which SQLite's build does not enable, GCC would
- * note "declared 'static' but never defined").
+ * (the plugin keeps GCC from calling it "declared 'static' but never
+ * defined").
  * The sqlite3_* functions are the public, extern API that the test programs
  * call.  With the default nesting policy the outermost call site is charged,
  * so sqlite3DbMallocZero() -> sqlite3DbMallocRaw() -> sqlite3Malloc() charges
@@ -49,6 +49,14 @@ void *sqlite3_realloc64(void *, unsigned long long) __attribute__((alloc_tagged)
 char *sqlite3_mprintf(const char *, ...) __attribute__((alloc_tagged));
 char *sqlite3_vmprintf(const char *, __builtin_va_list) __attribute__((alloc_tagged));
 char *sqlite3_str_finish(struct sqlite3_str *) __attribute__((alloc_tagged));
+
+/*
+ * Calls through sqlite3_mem_methods (sqlite3GlobalConfig.m.xMalloc(n),
+ * xRealloc(p, n)) are tagged too, by type: void *(int) and void *(void *,
+ * int) are sqlite3_malloc's and sqlite3_realloc's, tagged above.  They
+ * happen under the internal functions, whose callers the default nesting
+ * charges.
+ */
 
 #endif
 #endif
