@@ -121,6 +121,12 @@ clean:
 check-real:
 	@testsuite/real/run
 
+# Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
+# under QEMU, /proc/allocinfo compared (kernel/README.md; 15 to 25 minutes).
+.PHONY: check-kernel
+check-kernel:
+	@CC=$(CC) bash kernel/check-kernel.sh
+
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
 # otherwise pick; tables in build/bench/results.md (bench/run; not a test,

@@ -20,6 +20,8 @@
 #include "basic-block.h"
 #include "cfg.h"
 #include "cgraph.h"
+#include "tree-nested.h"
+#include "calls.h"
 #include "stringpool.h"
 #include "attribs.h"
 #include "stor-layout.h"

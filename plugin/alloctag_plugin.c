@@ -64,5 +64,6 @@ __visible int plugin_init(struct plugin_name_args *info, struct plugin_gcc_versi
 		.pos_op				= PASS_POS_INSERT_AFTER,
 	};
 	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &rewrite_pass);
+	register_callback(name, PLUGIN_PRE_GENERICIZE, alloctag_record_generic_calls, NULL);
 	return 0;
 }

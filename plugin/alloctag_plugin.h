@@ -86,5 +86,6 @@ tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag
 
 /* alloctag_rewrite.c */
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);
+void alloctag_record_generic_calls(void *event_data, void *data);
 
 #endif /* ALLOCTAG_PLUGIN_H */

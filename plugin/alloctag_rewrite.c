@@ -15,6 +15,13 @@
  * Calls to foo inside foo_noprof's own definition are left alone: there
  * foo means the underlying function, and renaming would recurse forever.
  *
+ * Calls in code that gimplification or the CFG drop (an "if (0)" arm, code
+ * after a return) are gone when the pass runs, but the macro's static tag
+ * is "used" and outlives them: so that the same tags exist, the tagged
+ * calls of each function's GENERIC body are recorded before gimplification
+ * (alloctag_record_generic_calls), and those the pass does not find get a
+ * tag too, whose counters stay zero.
+ *
  * The call keeps its lhs, flags, location, EH region and static chain: only
  * its callee changes.  A call that ends its basic block (it can throw, or
  * reach an abnormal goto) gets its restore on the fall-through edge; a
@@ -41,44 +48,66 @@ static gcall *build_hook_call(tree hook, tree tag, tree old)
 	return gimple_build_call(hook, old && nargs == 2 ? 2 : 1, args[0], args[1]);
 }
 
+/*
+ * The tag for a call from CALLER at LOC to CALLEE, the tagged function called
+ * (NULL_TREE: an indirect call through FNTYPE), and in *VARIANT what the call
+ * is to call instead; NULL_TREE when the call stays as it is.  DROPPED: the
+ * call is in code that gimplification or the CFG dropped.
+ */
+static tree tag_call(tree callee, tree fntype, tree caller, location_t loc, int flags,
+		     bool dropped, tree *variant)
+{
+	const struct alloctag_runtime *rt;
+	struct alloctag_site site;
+	tree tag;
+
+	*variant = NULL_TREE;
+	if (callee) {
+		*variant = alloctag_variant(callee);
+		/*
+		 * Inside the untagged variant's own definition, calling the tagged
+		 * function means the underlying one (malloc_noprof calling malloc):
+		 * renaming it would recurse forever.
+		 */
+		if (!*variant || (*variant == caller && *variant != callee))
+			return NULL_TREE;
+	}
+	rt = alloctag_find_runtime(loc, callee);
+	if (!rt)
+		return NULL_TREE;
+	if (flags & ECF_RETURNS_TWICE) {
+		if (callee && !dropped)
+			warning_at(loc, OPT_Wattributes,
+				   "call to %qD is not tagged: it returns twice", callee);
+		return NULL_TREE;
+	}
+
+	site = alloctag_site_of(loc, caller);
+	tag = alloctag_build_tag(rt, &site, caller, loc);
+	if (alloctag_opts.verbose && callee)
+		inform(loc, "call to %qD %stagged %s:%d %qs, calls %qD", callee,
+		       dropped ? "in code never run " : "", site.file, site.line,
+		       site.function, *variant);
+	else if (alloctag_opts.verbose)
+		inform(loc, "indirect call through %qT tagged %s:%d %qs",
+		       fntype, site.file, site.line, site.function);
+	return tag;
+}
+
 /* CALLEE: the tagged function called, or NULL_TREE for an indirect call. */
 static void rewrite_call(gcall *call, tree callee, tree caller)
 {
 	location_t loc = gimple_location(call);
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
-	struct alloctag_site site;
-	tree variant = NULL_TREE, tag, old;
+	tree variant, tag, old;
 	gcall *save, *restore;
 
-	if (callee) {
-		variant = alloctag_variant(callee);
-		/*
-		 * Inside the untagged variant's own definition, calling the tagged
-		 * function means the underlying one (malloc_noprof calling malloc):
-		 * renaming it would recurse forever.
-		 */
-		if (!variant || (variant == caller && variant != callee))
-			return;
-	}
-	rt = alloctag_find_runtime(loc, callee);
-	if (!rt)
+	tag = tag_call(callee, gimple_call_fntype(call), caller, loc, gimple_call_flags(call),
+		       false, &variant);
+	if (!tag)
 		return;
-	if (gimple_call_flags(call) & ECF_RETURNS_TWICE) {
-		if (callee)
-			warning_at(loc, OPT_Wattributes,
-				   "call to %qD is not tagged: it returns twice", callee);
-		return;
-	}
-
-	site = alloctag_site_of(loc, caller);
-	tag = alloctag_build_tag(rt, &site, caller, loc);
-	if (alloctag_opts.verbose && callee)
-		inform(loc, "call to %qD tagged %s:%d %qs, calls %qD", callee,
-		       site.file, site.line, site.function, variant);
-	else if (alloctag_opts.verbose)
-		inform(loc, "indirect call through %qT tagged %s:%d %qs",
-		       gimple_call_fntype(call), site.file, site.line, site.function);
+	rt = alloctag_find_runtime(loc, callee);	/* found by tag_call() */
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
 	save = build_hook_call(rt->save, tag, NULL_TREE);
@@ -128,6 +157,118 @@ static tree tagged_callee(tree fndecl)
 	return NULL_TREE;
 }
 
+/* A tagged call of a GENERIC body: where, and to what. */
+struct generic_call {
+	location_t loc;
+	tree callee;		/* tagged, so kept alive by alloctag_decls.c */
+};
+typedef hash_map<int_hash<int, -1, -2>, vec<generic_call> > generic_call_map;
+static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls */
+
+/*
+ * The GENERIC walk.  Like the gimplifier, which copies every other shared
+ * node, it takes SAVE_EXPR, TARGET_EXPR and BIND_EXPR once however often
+ * they are referenced ("p = kmalloc(...) ?: q" is one call): walk_tree()
+ * without duplicates would hash every node, most of the cost of the walk.
+ */
+struct generic_walk {
+	vec<generic_call> calls;
+	hash_set<tree> *shared;
+};
+
+static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
+{
+	struct generic_walk *walk = (struct generic_walk *)data;
+	tree callee;
+
+	switch (TREE_CODE(*tp)) {
+	case SAVE_EXPR:
+	case TARGET_EXPR:
+	case BIND_EXPR:
+		if (!walk->shared)
+			walk->shared = new hash_set<tree>;
+		if (walk->shared->add(*tp))
+			*walk_subtrees = 0;
+		break;
+	case CALL_EXPR:
+		callee = get_callee_fndecl(*tp);
+		callee = callee ? tagged_callee(callee) : NULL_TREE;
+		/* Without a location it could not be told from the calls the pass sees. */
+		if (callee && EXPR_LOCATION(*tp) != UNKNOWN_LOCATION) {
+			struct generic_call call = { EXPR_LOCATION(*tp), callee };
+
+			walk->calls.safe_push(call);
+		}
+		break;
+	default:
+		if (TYPE_P(*tp))
+			*walk_subtrees = 0;
+		break;
+	}
+	return NULL_TREE;
+}
+
+static void record_generic_calls(tree fndecl)
+{
+	struct generic_walk walk = { vNULL, NULL };
+	cgraph_node *node = cgraph_node::get(fndecl);
+
+	if (DECL_SAVED_TREE(fndecl))
+		walk_tree(&DECL_SAVED_TREE(fndecl), find_tagged_call, &walk, NULL);
+	delete walk.shared;
+	if (!walk.calls.is_empty())
+		generic_calls->put(DECL_UID(fndecl), walk.calls);
+	/* PLUGIN_PRE_GENERICIZE is not run for nested functions: they come with the outer one. */
+	for (cgraph_node *n = node ? first_nested_function(node) : NULL; n; n = next_nested_function(n))
+		record_generic_calls(n->decl);
+}
+
+/* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification. */
+void alloctag_record_generic_calls(void *event_data, void *)
+{
+	if (!generic_calls)
+		generic_calls = new generic_call_map;
+	if (!alloctag_tagged_functions().is_empty())
+		record_generic_calls((tree)event_data);
+}
+
+static bool same_site(location_t a, location_t b, tree caller)
+{
+	struct alloctag_site sa = alloctag_site_of(a, caller), sb = alloctag_site_of(b, caller);
+
+	return sa.line == sb.line && !strcmp(sa.file, sb.file);
+}
+
+/*
+ * Tags for the GENERIC calls of FUN that are not among the CALLS left in its
+ * GIMPLE.  Matched by site and callee: the gimplifier may give a call another
+ * column (that of the return statement it is in).
+ */
+static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
+{
+	vec<generic_call> *generic = generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+	struct generic_call *g;
+	unsigned i, j;
+	gcall *call;
+	tree variant;
+
+	if (!generic)
+		return;
+	FOR_EACH_VEC_ELT(calls, i, call)
+		FOR_EACH_VEC_ELT(*generic, j, g)
+			if (gimple_call_fndecl(call)
+			    && g->callee == tagged_callee(gimple_call_fndecl(call))
+			    && same_site(g->loc, gimple_location(call), fun->decl)) {
+				generic->unordered_remove(j);
+				break;
+			}
+	FOR_EACH_VEC_ELT(*generic, j, g)
+		tag_call(g->callee, NULL_TREE, fun->decl, g->loc, flags_from_decl_or_type(g->callee),
+			 true, &variant);
+	generic->release();
+	generic_calls->remove(DECL_UID(fun->decl));
+}
+
 static unsigned int alloctag_rewrite_execute(function *fun)
 {
 	static bool aliases_defined;
@@ -153,6 +294,7 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 				calls.safe_push(call);
 		}
 	}
+	tag_dropped_calls(fun, calls);
 	FOR_EACH_VEC_ELT(calls, i, call) {
 		tree callee = gimple_call_fndecl(call);
 

@@ -11,7 +11,10 @@
  *
  * Freed small blocks are kept in a per-thread cache, by glibc chunk size,
  * and reused: the fast path of a malloc/free pair is this file's, with no
- * call into glibc, which pays for the accounting.
+ * call into glibc, which pays for the accounting.  A realloc between small
+ * sizes takes a cached block too.  A cache grown past CACHE_BYTES is given
+ * back to glibc whole: what a burst of frees left in classes no longer asked
+ * for would otherwise fill it for good.
  *
  * The plugin renames tagged calls to the _noprof variants: for these
  * functions they are the same functions, as the charging happens here.
@@ -107,7 +110,7 @@ static inline struct header *cached_block(struct thread_state *t, size_t k)
 
 	if (h) {
 		t->cache[k] = h->next;
-		t->cached[k]--;
+		t->cache_bytes -= k << 4;
 	}
 	return h;
 }
@@ -117,10 +120,10 @@ static inline void release_block(struct thread_state *t, struct header *h, size_
 {
 	size_t k = small_class(n);
 
-	if (likely(n <= SMALL_MAX) && likely(t->cached[k] < cache_limit(k))) {
+	if (likely(n <= SMALL_MAX) && likely(t->cache_bytes < CACHE_BYTES)) {
 		h->next = t->cache[k];
 		t->cache[k] = h;
-		t->cached[k]++;
+		t->cache_bytes += k << 4;
 	} else {
 		__libc_free(h);
 	}
@@ -171,9 +174,22 @@ static __attribute__((noinline)) void *malloc_slow(size_t n)
 	return account(h, n);
 }
 
+/* A small block from glibc, the cache of its class being empty. */
+static __attribute__((noinline)) void *malloc_uncached(struct slot *s, size_t n, size_t k)
+{
+	struct header *h = __libc_malloc(small_request(k));
+
+	if (unlikely(!h))
+		return NULL;
+	charge(s, n);
+	h->slot = s;
+	h->size = n;
+	return h + 1;
+}
+
 /*
- * The fast path: a cached block, a known slot, no call, no stack frame.
- * Anything else is malloc_slow()'s.
+ * The fast path: a known slot, a cached block, no call, no stack frame.  An
+ * empty cache costs a call to glibc; anything else is malloc_slow()'s.
  */
 EXPORT void *malloc(size_t n)
 {
@@ -188,20 +204,22 @@ EXPORT void *malloc(size_t n)
 		tag = &alloctag_untagged;
 	if (unlikely(n > SMALL_MAX))
 		return malloc_slow(n);
+	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
+	if (unlikely(id >= t->cap || !(s = t->slots[id])))
+		return malloc_slow(n);
 	k = small_class(n);
 	h = t->cache[k];
-	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
-	if (unlikely(!h || id >= t->cap || !(s = t->slots[id])))
-		return malloc_slow(n);
+	if (unlikely(!h))
+		return malloc_uncached(s, n, k);
 	t->cache[k] = h->next;
-	t->cached[k]--;
+	t->cache_bytes -= k << 4;
 	charge(s, n);
 	h->slot = s;
 	h->size = n;
 	return h + 1;
 }
 
-/* Over-aligned blocks: glibc's chunk starts before the header. */
+/* Over-aligned blocks, large blocks, blocks of slots other threads own. */
 static __attribute__((noinline)) void free_slow(struct header *h, struct thread_state *t)
 {
 	size_t n = h->size;
@@ -215,7 +233,10 @@ static __attribute__((noinline)) void free_slow(struct header *h, struct thread_
 	release_block(t, h, n);
 }
 
-/* The fast path: the freeing thread owns the slot, the block is cached. */
+/*
+ * The fast path: the freeing thread owns the slot, the block is small; it
+ * is cached, or given back to glibc when the cache is full.
+ */
 EXPORT void free(void *p)
 {
 	struct thread_state *t = alloctag_self;
@@ -228,16 +249,18 @@ EXPORT void free(void *p)
 	h = header_of(p);
 	n = h->size;
 	s = h->slot;
-	k = small_class(n);
-	if (unlikely(n > SMALL_MAX || s->owner != t || t->cached[k] >= cache_limit(k))) {
+	if (unlikely(n > SMALL_MAX || s->owner != t)) {
 		free_slow(h, t);
 		return;
 	}
 	s->freed_calls++;
 	s->live -= (int64_t)n;
+	if (unlikely(t->cache_bytes >= CACHE_BYTES))
+		alloctag_flush_cache(t);
+	k = small_class(n);
 	h->next = t->cache[k];
 	t->cache[k] = h;
-	t->cached[k]++;
+	t->cache_bytes += k << 4;
 }
 
 EXPORT void *calloc(size_t count, size_t size)
@@ -290,21 +313,18 @@ static void *alloc_aligned(size_t align, size_t n)
 	return h + 1;
 }
 
-EXPORT void *realloc(void *p, size_t n)
+/* realloc() of a block: P is not NULL. */
+static __attribute__((noinline)) void *realloc_block(void *p, size_t n)
 {
-	struct header *h, *moved;
-	struct slot *old_slot;
-	size_t old_n, total;
+	struct thread_state *t = alloctag_self;
+	struct header *h = header_of(p), *moved;
+	struct slot *old_slot = h->slot;
+	size_t old_n = h->size, total;
 
-	if (!p)
-		return malloc(n);
 	if (n == 0) {			/* as glibc: free and return NULL */
 		free(p);
 		return NULL;
 	}
-	h = header_of(p);
-	old_slot = h->slot;
-	old_n = h->size;
 	if (unlikely(old_n & ALIGNED)) {
 		void *q = malloc(n);
 
@@ -315,17 +335,33 @@ EXPORT void *realloc(void *p, size_t n)
 		}
 		return q;
 	}
-	/* Small blocks stay whole chunks of their class, to be cached later. */
-	if (n <= SMALL_MAX)
-		total = small_request(small_class(n));
-	else if (too_big(n, HEADER, &total))
-		return NULL;
-	moved = __libc_realloc(h, total);
-	if (unlikely(!moved))
-		return NULL;
+	if (n <= SMALL_MAX) {
+		/* Small blocks stay whole chunks of their class, to be cached later. */
+		size_t k = small_class(n);
+
+		if (old_n <= SMALL_MAX && small_class(old_n) == k) {
+			moved = h;	/* the chunk fits: glibc would keep it too */
+		} else if (old_n <= SMALL_MAX && (moved = cached_block(t, k))) {
+			memcpy(moved + 1, p, old_n < n ? old_n : n);
+			release_block(t, h, old_n);
+		} else if (!(moved = __libc_realloc(h, small_request(k)))) {
+			return NULL;
+		}
+	} else {
+		if (too_big(n, HEADER, &total) || !(moved = __libc_realloc(h, total)))
+			return NULL;
+	}
 	/* Uncharged where it was charged, charged to this call's site. */
-	uncharge(old_slot, old_n, alloctag_self);
+	uncharge(old_slot, old_n, t);
 	return account(moved, n);
+}
+
+/* realloc(NULL, n), as common as malloc in some programs, is malloc's fast path. */
+EXPORT void *realloc(void *p, size_t n)
+{
+	if (!p)
+		return malloc(n);
+	return realloc_block(p, n);
 }
 
 EXPORT void *reallocarray(void *p, size_t count, size_t size)

@@ -97,15 +97,17 @@ struct thread_state {
 	char *arena, *arena_end;	/* where this thread's slots come from */
 	/* freed small blocks, reused before asking glibc */
 	struct header *cache[SMALL_CLASSES];
-	uint8_t cached[SMALL_CLASSES];
+	size_t cache_bytes;		/* the chunks' sizes, summed */
 };
 
-/* A thread keeps at most this many free blocks of class k: 32 of up to 256
- * bytes, 8 above, some 600 KiB at most. */
-static inline unsigned cache_limit(size_t k)
-{
-	return k <= 18 ? 32 : 8;
-}
+/*
+ * A thread keeps up to this many bytes of freed small blocks, of any class,
+ * as glibc's fastbins keep theirs.  A count per class (glibc's tcache keeps
+ * 7) is too little for programs that free and allocate in bursts, such as a
+ * garbage collector's sweep: every block would go through glibc and the
+ * wrapper around it.
+ */
+#define CACHE_BYTES	((size_t)4 << 20)
 
 /* alloctag.c */
 void alloctag_flush_cache(struct thread_state *t) INTERNAL;

@@ -18,7 +18,7 @@
  * bounds check sends it here without a test of its own.  Its cache looks
  * full, so that such a thread's frees go to glibc. */
 static struct thread_state boot_state = {
-	.cached = { [0 ... SMALL_CLASSES - 1] = UINT8_MAX },
+	.cache_bytes = CACHE_BYTES,
 };
 __thread struct thread_state *alloctag_self TLS_IE = &boot_state;
 
