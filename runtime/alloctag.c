@@ -115,15 +115,22 @@ static inline struct header *cached_block(struct thread_state *t, size_t k)
 	return h;
 }
 
-/* Keep a freed block for reuse, or give it back to glibc. */
+static inline void cache_block(struct thread_state *t, struct header *h, size_t k)
+{
+	h->next = t->cache[k];
+	t->cache[k] = h;
+	t->cache_bytes += k << 4;
+}
+
+/*
+ * Keep a freed block for reuse, or give it back to glibc.  No flush here:
+ * T may be the boot state, shared by every thread that has not allocated
+ * yet, whose cache must stay empty (it looks full).
+ */
 static inline void release_block(struct thread_state *t, struct header *h, size_t n)
 {
-	size_t k = small_class(n);
-
 	if (likely(n <= SMALL_MAX) && likely(t->cache_bytes < CACHE_BYTES)) {
-		h->next = t->cache[k];
-		t->cache[k] = h;
-		t->cache_bytes += k << 4;
+		cache_block(t, h, small_class(n));
 	} else {
 		__libc_free(h);
 	}
@@ -242,7 +249,7 @@ EXPORT void free(void *p)
 	struct thread_state *t = alloctag_self;
 	struct header *h;
 	struct slot *s;
-	size_t n, k;
+	size_t n;
 
 	if (unlikely(!p))
 		return;
@@ -256,11 +263,8 @@ EXPORT void free(void *p)
 	s->freed_calls++;
 	s->live -= (int64_t)n;
 	if (unlikely(t->cache_bytes >= CACHE_BYTES))
-		alloctag_flush_cache(t);
-	k = small_class(n);
-	h->next = t->cache[k];
-	t->cache[k] = h;
-	t->cache_bytes += k << 4;
+		alloctag_flush_cache(t);	/* T owns a slot: not the boot state */
+	cache_block(t, h, small_class(n));
 }
 
 EXPORT void *calloc(size_t count, size_t size)
