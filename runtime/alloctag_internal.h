@@ -98,6 +98,7 @@ struct thread_state {
 
 /* alloctag.c */
 extern __thread struct thread_state *alloctag_self TLS_IE INTERNAL;
+void alloctag_own_free(void *p) INTERNAL;
 
 /* cache.c */
 extern _Atomic size_t alloctag_cache_cap INTERNAL;
