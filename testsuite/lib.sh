@@ -156,9 +156,37 @@ expected_sites() {
 	done | sort
 }
 
-# A report in the "full" format as "file:line L/C T/TC P" lines, untagged line left out.
-report_sites() {
-	awk 'NR > 2 && $6 != "untagged:0" { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
+# report_rows REPORT: one line per site of a report in the full format
+# (ALLOCTAG_FORMAT=full), "live_bytes live_calls total_calls total_bytes peak_bytes site", the
+# columns found by their names in the report's "# <size> ..." header line;
+# the untagged line's site is "untagged".
+report_rows() {
+	awk '
+		/^allocinfo - version:/ { next }
+		/^#/ {
+			n = 0
+			line = $0
+			while (match(line, /<[^>]*>/)) {
+				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
+				line = substr(line, RSTART + RLENGTH)
+			}
+			nnum = n - 1	# numbers, then <tag info>
+			next
+		}
+		nnum && NF > nnum {
+			site = $(nnum + 1)
+			for (i = nnum + 2; i <= NF; i++) site = site " " $i
+			if (site ~ /func:untagged$/) site = "untagged"
+			print $col["size"], $col["calls"], $col["total calls"], \
+				$col["total size"], $col["peak size"], site
+		}' "$1"
+}
+
+# report_by_line REPORT: the tagged sites of a full-format report as the
+# // site markers write them (expected_sites): "file:line L/C T/TC P", live
+# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left out.
+report_by_line() {
+	report_rows "$1" | awk '$6 != "untagged" { print $6 " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
 }
 
 # Build a runtime test with alloctag-cc and compare its report at exit with
@@ -185,7 +213,7 @@ run_report_test() {
 			return
 		fi
 		# a "*" in a marker matches any value
-		got=$(report_sites "$WORK/report" | awk -v want="$expect" '
+		got=$(report_by_line "$WORK/report" | awk -v want="$expect" '
 			BEGIN {
 				n = split(want, w, "\n")
 				for (i = 1; i <= n; i++) {
