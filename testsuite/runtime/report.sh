@@ -37,9 +37,10 @@ else
 		fail report/golden "$(cat "$WORK/out.txt" "$WORK/status.txt")"
 	fi
 
+	# ALLOCTAG_REPORT=stderr: the same report on stderr, nothing on stdout.
 	(cd "$WORK" && ALLOCTAG_REPORT=stderr ./fmt 2> err.txt > stdout.txt)
 	[ "$(report_of "$WORK/err.txt")" = "$golden" ] && [ ! -s "$WORK/stdout.txt" ] &&
-		pass report/stderr-by-default || fail report/stderr-by-default "$(cat "$WORK/err.txt")"
+		pass report/stderr || fail report/stderr "$(cat "$WORK/err.txt")"
 
 	(cd "$WORK" && rm -f r.* && ALLOCTAG_REPORT='r.%e.%p.%%' ./fmt; ls r.* > names.txt)
 	grep -qx 'r\.fmt\.[0-9][0-9]*\.%' "$WORK/names.txt" &&
