@@ -1,10 +1,20 @@
-# alloctag testsuite helpers, sourced by testsuite/run and the *.sh tests.
+# alloctag testsuite helpers, sourced by each test's process (testsuite/run)
+# and by testsuite/real/run.
 #
-# Results are lines "PASS: name", "FAIL: name" (details indented below it) and
-# "SKIP: name (reason)"; testsuite/run ends with "N passed, N failed, N skipped".
+# Results are lines "PASS: name", "FAIL: name" (details indented below it,
+# then the command that runs the test again) and "SKIP: name (reason)";
+# testsuite/run ends with "N passed, N failed, N skipped".
 #
-# Set by testsuite/run for each compiler: TESTCC (gcc, gcc-11, ...), PLUGIN
-# (its alloctag.so), TOP (repo root), WORK (scratch folder of this compiler).
+# Set by testsuite/run for each test: TOP (repo root), TESTCC (gcc, gcc-11,
+# ...), PLUGIN (its alloctag.so), ATCC (its alloctag-cc), WORK (the test's
+# own scratch folder, empty at its start, also its working directory) and
+# RERUN (the command that runs the test again).
+#
+# What a test can use (testsuite/README.md): pass, fail, skip, check; pcc
+# (the compiler with the plugin); directive; OPT_LEVELS; the markers'
+# readers expected_tags and expected_sites; report_rows and report_by_line
+# (a report's sites); run_diag_test, run_tag_test and run_report_test (the
+# runners of the .c tests).
 
 export LC_ALL=C
 
@@ -14,6 +24,7 @@ fail() {
 	echo "FAIL: $TESTCC: $1"
 	shift
 	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /' | head -n 60
+	[ -n "${RERUN:-}" ] && echo "    rerun: $RERUN"
 	return 0
 }
 
