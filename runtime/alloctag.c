@@ -225,6 +225,19 @@ EXPORT void *malloc(size_t n)
 	return p;
 }
 
+/* The cache is full: more of the budget for it, or the block to glibc. */
+static __attribute__((noinline)) void release_full(struct thread_state *t, void *p, size_t k)
+{
+	if (alloctag_cache_reserve(t) && cache_enter(t)) {
+		int kept = cache_keep(t, p, k);
+
+		cache_leave(t);
+		if (kept)
+			return;
+	}
+	alloctag_give_back(p, heap_usable(class_chunk(k)));
+}
+
 /* Keep a freed chunk of class K (0: not cacheable), or give it to glibc. */
 static inline void release(struct thread_state *t, void *p, size_t k, size_t usable)
 {
@@ -232,8 +245,9 @@ static inline void release(struct thread_state *t, void *p, size_t k, size_t usa
 		int kept = cache_keep(t, p, k);
 
 		cache_leave(t);
-		if (kept)
+		if (likely(kept))
 			return;
+		return release_full(t, p, k);
 	}
 	alloctag_give_back(p, usable);
 }

@@ -45,14 +45,15 @@ static inline void *cache_take(struct thread_state *t, size_t k)
 }
 
 /*
- * Keep block P of class K if the cache has room.  Between enter and leave.
- * Its trailer says it is cached: freeing it again is a double free.
+ * Keep block P of class K if the cache has room within what the thread has
+ * reserved of the budget.  Between enter and leave.  Its trailer says it is
+ * cached: freeing it again is a double free.
  */
 static inline int cache_keep(struct thread_state *t, void *p, size_t k)
 {
 	size_t bytes = load_relaxed(&t->cache_bytes) + class_chunk(k);
 
-	if (unlikely(bytes > load_relaxed(&alloctag_cache_cap)))
+	if (unlikely(bytes > t->cache_limit))
 		return 0;
 	*(void **)p = t->bins[k];
 	t->bins[k] = p;
