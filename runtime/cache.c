@@ -31,7 +31,7 @@
 
 extern void __libc_free(void *);
 
-#define CACHE_MAX	((size_t)4 << 20)	/* one thread (Lua's GC bursts) */
+#define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
 #define CACHE_BUDGET	((size_t)32 << 20)	/* all threads together */
 #define RESERVE_STEP	((size_t)64 << 10)
 #define RECLAIM_MISSES	4096u

@@ -45,11 +45,11 @@ static inline void *cache_take(struct thread_state *t, size_t k)
 }
 
 /*
- * Keep block P of class K if the cache has room within what the thread has
- * reserved of the budget.  Between enter and leave.  Its trailer says it is
- * cached: freeing it again is a double free.
+ * Keep block P of class K, whose trailer is WORD, if the cache has room
+ * within what the thread reserved of the budget.  Between enter and leave.
+ * Its trailer says it is cached: freeing it again is a double free.
  */
-static inline int cache_keep(struct thread_state *t, void *p, size_t k)
+static inline int cache_keep(struct thread_state *t, void *p, size_t k, uint64_t word)
 {
 	size_t bytes = load_relaxed(&t->cache_bytes) + class_chunk(k);
 
@@ -58,7 +58,7 @@ static inline int cache_keep(struct thread_state *t, void *p, size_t k)
 	*(void **)p = t->bins[k];
 	t->bins[k] = p;
 	store_relaxed(&t->cache_bytes, bytes);
-	*trailer_at(p, heap_usable(class_chunk(k))) = trailer_cached(p);
+	*trailer_at(p, heap_usable(class_chunk(k))) = trailer_cached(word);
 	return 1;
 }
 
