@@ -3,6 +3,7 @@
  * alloctag runtime internals shared by its parts:
  *
  *   alloctag.c   the C library's allocators: fast paths, blocks (block.h)
+ *   heap.c       the allocator under the runtime (heap.h): glibc's, or Valgrind's
  *   cache.c      per-thread caches of freed blocks: budget, trim, reclaim
  *   registry.c   sites and threads: a thread's slot for a site
  *   counters.c   the counters' memory (counters.h), in a live file or not
@@ -166,5 +167,8 @@ void alloctag_say(const char *text, size_t n) INTERNAL;
 
 /* process.c */
 void alloctag_key_init(void) INTERNAL;
+
+/* heap.c */
+void alloctag_heap_detect(void) INTERNAL;
 
 #endif /* ALLOCTAG_INTERNAL_H */

@@ -22,7 +22,6 @@
 #include "alloctag_internal.h"
 
 uint64_t alloctag_trailer_key;
-
 /* The trailers' key: odd, from the kernel's random bytes for this program. */
 void alloctag_key_init(void)
 {

@@ -326,6 +326,7 @@ static struct thread_state *adopt_state(void)
 	static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 	struct thread_state *t;
 
+	alloctag_heap_detect();
 	pthread_once(&key_once, alloctag_key_init);
 	pthread_once(&state_key_once, make_state_key);
 	for (t = alloctag_first_state(); t; t = t->next) {
