@@ -58,22 +58,29 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin $(B)/runtime:
+$(B)/plugin:
 	mkdir -p $@
 
 runtime: deps
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
+# The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
+# as installed, in $(B), and with ALLOCTAG_DEBUG's assertions, in $(B)/debug
+# (make runtime-debug; make check runs the runtime tests with both).
+define runtime_in
+$(1)/runtime:
+	mkdir -p $$@
 # The allocator itself: GCC must not treat its malloc as the built-in one.
-$(B)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
-$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/runtime
-	$(CC) $(RUNTIME_CFLAGS) -c -o $@ $<
-
-$(B)/liballoctag.a: $(RUNTIME_OBJS)
-	rm -f $@ && ar rcs $@ $^
-
-$(B)/liballoctag.so: $(RUNTIME_OBJS)
-	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
+$(1)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
+$(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) | $(1)/runtime
+	$$(CC) $$(RUNTIME_CFLAGS) $(2) -c -o $$@ $$<
+$(1)/liballoctag.a: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/liballoctag.so: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	$$(CC) -shared -Wl,-soname,liballoctag.so -o $$@ $$^ -pthread
+endef
+$(eval $(call runtime_in,$(B),))
+$(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
 
 # alloctag-cc with the paths of this build (install writes its own).
 define make_alloctag_cc
@@ -83,6 +90,14 @@ endef
 
 $(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
 	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+
+.PHONY: runtime-debug
+runtime-debug: all
+	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
+		$(B)/debug/alloctag-cc
+
+$(B)/debug/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/debug/runtime
+	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all

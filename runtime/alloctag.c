@@ -63,6 +63,7 @@ static inline void charge(struct counters_slot *s, size_t n)
 {
 	int64_t live = load_relaxed(&s->live) + (int64_t)n;
 
+	debug_assert(s->thread == alloctag_self->number);
 	bump(&s->calls, 1);
 	bump(&s->bytes, n);
 	store_release(&s->live, live);
@@ -104,6 +105,7 @@ static inline void uncharge(struct counters_slot *s, size_t n, struct thread_sta
 	if (likely(s->thread == t->number)) {
 		bump(&s->live, -(int64_t)n);
 		bump_release(&s->freed_calls, 1);
+		debug_assert(load_relaxed(&s->live) >= 0);
 	} else {
 		uncharge_remote(s, n);
 	}
@@ -302,8 +304,10 @@ EXPORT void free(void *p)
 	s = block_slot(&b);
 	if (unlikely(s->thread != t->number))
 		return free_slow(p);
+	debug_assert(block_size(&b) <= b.usable - TRAILER);
 	bump(&s->live, -(int64_t)block_size(&b));
 	bump_release(&s->freed_calls, 1);
+	debug_assert(load_relaxed(&s->live) >= 0);
 	release(t, p, &b);
 }
 

@@ -39,6 +39,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "alloctag.h"
+
+/*
+ * Assertions on the runtime's invariants, in the ALLOCTAG_DEBUG build
+ * (make check builds and runs the runtime tests with it): a failed one
+ * says where on stderr and aborts.  Nothing in the normal build.
+ */
+#ifdef ALLOCTAG_DEBUG
+void alloctag_assert_fail(const char *expr, const char *file, int line) __attribute__((visibility("hidden")))
+	__attribute__((noreturn, cold));
+#define debug_assert(e)	((e) ? (void)0 : alloctag_assert_fail(#e, __FILE__, __LINE__))
+#else
+#define debug_assert(e)	((void)0)
+#endif
+
 #include "block.h"
 #include "counters.h"
 
@@ -56,19 +70,6 @@
 /* A counter only this thread writes: a load and a store, not a locked add. */
 #define bump(p, v)		store_relaxed((p), load_relaxed(p) + (v))
 #define bump_release(p, v)	store_release((p), load_relaxed(p) + (v))
-
-/*
- * Assertions on the runtime's invariants, in the ALLOCTAG_DEBUG build
- * (make check builds and runs the runtime tests with it): a failed one
- * says where on stderr and aborts.  Nothing in the normal build.
- */
-#ifdef ALLOCTAG_DEBUG
-void alloctag_assert_fail(const char *expr, const char *file, int line) INTERNAL
-	__attribute__((noreturn, cold));
-#define debug_assert(e)	((e) ? (void)0 : alloctag_assert_fail(#e, __FILE__, __LINE__))
-#else
-#define debug_assert(e)	((void)0)
-#endif
 
 /* A heap error in the caller (double free, ...): one line on stderr, abort(). */
 void alloctag_heap_error(const char *what, const void *p) INTERNAL __attribute__((noreturn, cold));

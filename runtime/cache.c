@@ -65,6 +65,7 @@ int alloctag_cache_reserve(struct thread_state *t)
 	} while (!atomic_compare_exchange_weak_explicit(&unreserved, &left, left - RESERVE_STEP,
 							memory_order_relaxed, memory_order_relaxed));
 	t->cache_limit += RESERVE_STEP;
+	debug_assert(t->cache_limit <= CACHE_MAX);
 	return 1;
 }
 
