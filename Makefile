@@ -112,8 +112,8 @@ demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/demo examples/demo/demo.c examples/demo/xalloc.c
-	@echo "== running it: its report goes to stderr (ALLOCTAG_REPORT=stderr|off|FILE)"
-	@cd examples/demo && $(abspath $(B))/demo
+	@echo "== running it: ALLOCTAG_REPORT=stderr sends its report to stderr (or stdout, off, FILE)"
+	@cd examples/demo && ALLOCTAG_REPORT=stderr $(abspath $(B))/demo
 
 check:
 	@testsuite/run $(CHECK_CCS)
