@@ -3,9 +3,12 @@
  * bench/micro.c: a malloc/free-heavy micro-benchmark, deterministic (its own
  * xorshift generator, fixed seeds), single-threaded, only malloc and free.
  *
- *   micro [SCALE]     (default 1; the work grows linearly with SCALE)
+ *   micro [SCALE]           (default 1; the work grows linearly with SCALE)
+ *   micro build-free COUNT  COUNT blocks of 96 bytes allocated, then all
+ *                           freed in allocation order: a tree built, then
+ *                           dropped whole (a DOM parse, then free)
  *
- * Three phases, each a pattern real programs have:
+ * The default run has three phases, each a pattern real programs have:
  *   churn:  a working set of 8192 live blocks; each step frees a random one
  *           and allocates a replacement (sizes: mostly small, some medium,
  *           a few large), as a long-running server's objects come and go;
@@ -128,6 +131,23 @@ static void burst(unsigned rounds, unsigned nodes)
 	}
 }
 
+#define BUILD_FREE_SIZE 96
+
+static void build_free(unsigned long count)
+{
+	void **block = malloc(count * sizeof(*block));
+
+	if (!block) {
+		fprintf(stderr, "micro: out of memory\n");
+		exit(1);
+	}
+	for (unsigned long i = 0; i < count; i++)
+		block[i] = get(BUILD_FREE_SIZE);
+	for (unsigned long i = 0; i < count; i++)
+		put(block[i], BUILD_FREE_SIZE);
+	free(block);
+}
+
 static void temp(unsigned long count)
 {
 	for (unsigned long i = 0; i < count; i++) {
@@ -139,17 +159,31 @@ static void temp(unsigned long count)
 	}
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: micro [SCALE] | micro build-free COUNT\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long scale = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
+	unsigned long scale = 1, count;
+	char *end;
 
-	if (!scale) {
-		fprintf(stderr, "usage: micro [SCALE]\n");
-		return 2;
+	if (argc == 3 && !strcmp(argv[1], "build-free")) {
+		count = strtoul(argv[2], &end, 10);
+		if (!count || *end)
+			return usage();
+		build_free(count);
+	} else if (argc <= 2) {
+		if (argc == 2 && (!(scale = strtoul(argv[1], &end, 10)) || *end))
+			return usage();
+		churn(1000000 * scale);
+		burst(10 * (unsigned)scale, 40000);
+		temp(400000 * scale);
+	} else {
+		return usage();
 	}
-	churn(1000000 * scale);
-	burst(10 * (unsigned)scale, 40000);
-	temp(400000 * scale);
 	printf("micro: %llu malloc/free pairs, peak %llu live blocks, checksum %016llx\n",
 	       (unsigned long long)pairs, (unsigned long long)peak,
 	       (unsigned long long)(sum ^ rng));
