@@ -58,10 +58,16 @@ preloaded() {	# PROGRAM VARIANT
 }
 
 # The environment of a run (arguments of env): the report to a file, per
-# program name (the driver, cc1 and as each write one); the runtime preloaded.
+# program name (the driver, cc1 and as each write one); the runtime
+# preloaded; Perl's and Python's hash seeds fixed, or their instruction
+# counts change from run to run (by 0.4% for bench/objects.py).
 program_env() {	# PROGRAM VARIANT
 	echo "ALLOCTAG_REPORT=report-%e.txt ALLOCTAG_FORMAT=full"
 	preloaded "$1" "$2" && echo "LD_PRELOAD=$PRELOAD"
+	case $1 in
+	perl) echo "PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0" ;;
+	python) echo "PYTHONHASHSEED=0" ;;
+	esac
 }
 
 # The command of a run, in $W/PROGRAM/VARIANT.
