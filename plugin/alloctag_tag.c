@@ -13,9 +13,19 @@
  *		.ct = { .modname = ..., .function = __func__,
  *			.filename = __FILE__, .lineno = __LINE__ },
  *		.counters = &_alloc_tag_cntr,
+ *		.callee = "xmalloc", .column = 17,	(where the type has them)
  *	};
+ *
+ * callee and column tell apart sites on one line (two calls in one macro):
+ * callee is the name of the function called (for an indirect call, of the
+ * variable, parameter or member called through), column the column of the
+ * place __LINE__ names, as GCC's diagnostics print it (by default from 1,
+ * tabs expanded to -ftabstop: -fdiagnostics-column-unit and -origin apply):
+ * in a macro, that of the macro's name where it is used, or of the call
+ * written in a macro argument.
  */
 #include "alloctag_plugin.h"
+#include "diagnostic.h"
 
 static struct alloctag_runtime runtime;
 static enum { RUNTIME_UNKNOWN, RUNTIME_FOUND, RUNTIME_MISSING } runtime_state;
@@ -144,6 +154,22 @@ static bool check_tag_type(void)
 		return false;
 	}
 	runtime.counters_field = counters;
+
+	tree callee = find_field(tag, "callee"), column = find_field(tag, "column");
+	if (callee && !(is_pointer_field(callee)
+			&& TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(callee))) == char_type_node)) {
+		error_at(DECL_SOURCE_LOCATION(callee),
+			 "%<callee%> of %<struct %s%> must be a %<const char *%>",
+			 alloctag_opts.tag_type);
+		return false;
+	}
+	if (column && !INTEGRAL_TYPE_P(TREE_TYPE(column))) {
+		error_at(DECL_SOURCE_LOCATION(column),
+			 "%<column%> of %<struct %s%> must be an integer", alloctag_opts.tag_type);
+		return false;
+	}
+	runtime.callee_field = callee;
+	runtime.column_field = column;
 	return true;
 }
 
@@ -293,7 +319,7 @@ static location_t written_location(location_t loc)
 }
 
 /* File names are mapped by -fmacro-prefix-map as __FILE__ is. */
-struct alloctag_site alloctag_site_of(location_t call_loc, tree caller)
+struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee)
 {
 	expanded_location xloc = expand_location(written_location(call_loc));
 	struct alloctag_site site;
@@ -302,7 +328,9 @@ struct alloctag_site alloctag_site_of(location_t call_loc, tree caller)
 		xloc = expand_location(DECL_SOURCE_LOCATION(caller));
 	site.file = remap_macro_filename(xloc.file ? xloc.file : "");
 	site.line = xloc.line;
+	site.column = diagnostic_converted_column(global_dc, xloc);
 	site.function = function_name(caller);
+	site.callee = callee;
 	return site;
 }
 
@@ -331,6 +359,10 @@ tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag
 			CONSTRUCTOR_APPEND_ELT(tag_elts, f,
 				fold_convert(TREE_TYPE(f),
 					     build_fold_addr_expr(counters_for(rt, caller, call_loc))));
+		else if (f == rt->callee_field && site->callee)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f, string_for(f, site->callee));
+		else if (f == rt->column_field)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f, build_int_cst(TREE_TYPE(f), site->column));
 	}
 
 	tree tag = site_static("_alloc_tag", rt->tag_type, caller, call_loc);

@@ -135,19 +135,8 @@ static tree resolve_variant(tree fndecl)
 	location_t loc = DECL_SOURCE_LOCATION(fndecl);
 	bool is_macro;
 
+	/* A GCC built-in is checked with the hooks (alloctag_builtin.c). */
 	if (name == DECL_NAME(fndecl))
-		v = fndecl;
-	/*
-	 * GCC knows that built-ins such as malloc or strdup read no memory
-	 * but their arguments: the save of the tag before them would be a
-	 * dead store, and removed.
-	 */
-	if (v && TREE_CODE(v) == FUNCTION_DECL && fndecl_built_in_p(v, BUILT_IN_NORMAL)) {
-		error_at(loc, "%qD cannot be the untagged variant of %qD: GCC treats it as a "
-			 "built-in that does not see the current tag", v, fndecl);
-		return NULL_TREE;
-	}
-	if (v == fndecl)
 		return fndecl;
 
 	if (v && TREE_CODE(v) != FUNCTION_DECL) {

@@ -83,9 +83,10 @@ diag_compare() {
 	done
 }
 
-# Expected tags of a tag test: "file:line function calls=N", one per tag, from
-# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files,
-# and "untagged calls=N" from a marker "// untagged calls=N".
+# Expected tags of a tag test: "file:line function calls=N [@COLUMN CALLEE]",
+# one per tag, from markers "// tag FUNCTION calls=N [xCOUNT] [@COLUMN
+# CALLEE][; tag ...]" in the given files, and "untagged calls=N" from a
+# marker "// untagged calls=N".
 expected_tags() {
 	local f
 	for f in "$@"; do
@@ -98,10 +99,14 @@ expected_tags() {
 				for (i = 1; i <= n; i++) {
 					split(parts[i], w, " ")
 					count = 1
-					if (w[4] ~ /^x[0-9]+$/)
-						count = substr(w[4], 2)
+					at = ""
+					for (k = 4; k in w; k++)
+						if (w[k] ~ /^x[0-9]+$/)
+							count = substr(w[k], 2)
+						else if (w[k] ~ /^@[0-9]+$/)
+							at = " " w[k] " " w[k + 1]
 					for (j = 0; j < count; j++)
-						print file ":" FNR " " w[2] " " w[3]
+						print file ":" FNR " " w[2] " " w[3] at
 				}
 			}' "$f"
 	done | sort
@@ -109,7 +114,9 @@ expected_tags() {
 
 # Build and run a tag test (testsuite/plugin/tags/*.c) at every optimization
 # level: the program prints its tags (tagtest.h); they must be exactly the
-# expected ones, with the expected number of calls charged to each.
+# expected ones, with the expected number of calls charged to each, and the
+# expected column and callee where the markers give them (a test whose
+# markers give none does not compare them).
 run_tag_test() {
 	local src=$1 dir base name args files expect opt got out exe
 	dir=$(dirname "$src")
@@ -129,6 +136,7 @@ run_tag_test() {
 			fail "$name $opt" "program failed" "$got"
 			return
 		fi
+		echo "$expect" | grep -q ' @[0-9]' || got=$(echo "$got" | sed 's/ @[0-9]* [^ ]*$//')
 		if [ "$got" != "$expect" ]; then
 			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
 				sed 's/^</expected:/; s/^>/got:     /')"
