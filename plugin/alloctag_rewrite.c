@@ -142,6 +142,23 @@ static tree tag_call(tree callee, tree fntype, const char *name, tree caller, lo
 }
 
 /*
+ * Where the restore after CALL goes: at the place of the statement after
+ * it, where the plain build's next statement is.  A diagnostic that GCC
+ * gives there (-fanalyzer's leak of a result thrown away) is given at the
+ * same place with the tag, as the hooks' inlined statements take the
+ * place of their call (alloctag_find_runtime).
+ */
+static location_t restore_location(gcall *call)
+{
+	gimple_stmt_iterator gsi = gsi_for_stmt(call);
+
+	for (gsi_next(&gsi); !gsi_end_p(gsi); gsi_next(&gsi))
+		if (!is_gimple_debug(gsi_stmt(gsi)) && gimple_has_location(gsi_stmt(gsi)))
+			return gimple_location(gsi_stmt(gsi));
+	return gimple_location(call);
+}
+
+/*
  * CALLEE: the tagged function called, or NULL_TREE for an indirect call;
  * WRITTEN: where the call is written.
  */
@@ -173,7 +190,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller, location_t writt
 	if (gimple_call_noreturn_p(call))
 		return;
 	restore = build_hook_call(rt->restore, tag, old);
-	gimple_set_location(restore, loc);
+	gimple_set_location(restore, restore_location(call));
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 

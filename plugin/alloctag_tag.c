@@ -191,6 +191,21 @@ static bool check_shared_counters(void)
 }
 
 /*
+ * Inline hooks are the tag's machinery, not the program: GCC gives the
+ * statements of an inlined DECL_IGNORED_P function the location of the
+ * call, so that what GCC says about the places around a tagged call (and
+ * what a debugger steps through) stays in the program's lines, not in
+ * alloctag.h, a system header where warnings are not shown at all.
+ */
+static void hooks_take_the_place_of_their_calls(void)
+{
+	if (DECL_DECLARED_INLINE_P(runtime.save))
+		DECL_IGNORED_P(runtime.save) = 1;
+	if (DECL_DECLARED_INLINE_P(runtime.restore))
+		DECL_IGNORED_P(runtime.restore) = 1;
+}
+
+/*
  * The runtime, found once per translation unit at its first tagged call, or
  * NULL (diagnosed once, at that call).
  */
@@ -201,10 +216,12 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 		runtime.restore = runtime.save
 				  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
 		if (runtime.restore && check_hooks(call_loc, callee) && check_tag_type()
-		    && check_shared_counters())
+		    && check_shared_counters()) {
 			runtime_state = RUNTIME_FOUND;
-		else
+			hooks_take_the_place_of_their_calls();
+		} else {
 			runtime_state = RUNTIME_MISSING;
+		}
 	}
 	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
 }
