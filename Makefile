@@ -5,7 +5,8 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
-#                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
+#                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
+#                        the plugin, alloctag-cc and alloctag-c++ are in PATH)
 #
 # Missing compilers and plugin headers are installed with apt-get (Debian).
 
@@ -29,10 +30,13 @@ RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
-RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
+RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc $(B)/alloctag-c++
+# alloctag-c++ runs the g++ of $(CC): gcc-11 -> g++-11.
+ALLOCTAG_CXX := $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,g++,$(notdir $(CC))),g++)
 
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
+DATADIR ?= $(PREFIX)/share/alloctag
 
 .PHONY: all plugin runtime deps demo examples check install clean
 .DELETE_ON_ERROR:
@@ -74,14 +78,20 @@ $(B)/liballoctag.a: $(RUNTIME_OBJS)
 $(B)/liballoctag.so: $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
 
-# alloctag-cc with the paths of this build (install writes its own).
+# alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
+# (install writes its own): plugin $(2), headers $(3), libraries $(4), the C
+# library's names $(5), into $(6).
 define make_alloctag_cc
-	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(1)|' -e 's|@INCLUDEDIR@|$(2)|' \
-	    -e 's|@LIBDIR@|$(3)|' runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
+	sed -e 's|@LANG@|$(1)|' -e 's|@CC@|$(CC)|' -e 's|@CXX@|$(ALLOCTAG_CXX)|' \
+	    -e 's|@PLUGIN@|$(2)|' -e 's|@INCLUDEDIR@|$(3)|' -e 's|@LIBDIR@|$(4)|' \
+	    -e 's|@LIBC_TAGS@|$(5)|' runtime/alloctag-cc.in > $(6) && chmod 755 $(6)
 endef
 
 $(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$(abspath runtime/alloctag-libc.tags),$@)
+
+$(B)/alloctag-c++: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$(abspath runtime/alloctag-libc.tags),$@)
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
@@ -104,12 +114,14 @@ check:
 
 install: all
 	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/bin
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
 	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/alloctag.so
-	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/alloctag.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/alloctag-libc.tags $(DESTDIR)$(DATADIR)/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
-	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
+	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
+	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-c++)
 
 clean:
 	rm -rf build testsuite/work

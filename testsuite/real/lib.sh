@@ -213,7 +213,7 @@ dhat_compare() {
 	[ "$rl" = "$dl" ] || printf 'BAD\nlive at exit differs\n'
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
 		<(report_sites "$report") \
-		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.h" "$tags")) |
+		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.tags" "$tags")) |
 	awk -v addr=" $* " -v r="$r" -v d="$d" '
 		# site report_calls report_bytes dhat_calls dhat_bytes
 		{
@@ -406,14 +406,19 @@ report_sites() {
 		END { for (s in calls) print s, calls[s], bytes[s] }' | sort
 }
 
-# tagged_functions HEADER...: the functions that the headers declare
+# tagged_functions FILE...: the functions that the headers declare
 # alloc_tagged (preprocessed with the plugin loaded, so that the headers'
-# macros expand as in a build).
+# macros expand as in a build) and the name lists (*.tags: one NAME[:VARIANT]
+# a line, '#' comments; no patterns) name.
 tagged_functions() {
-	local h
-	for h in "$@"; do
-		"$TESTCC" -fplugin="$TOP/build/$TESTCC/alloctag.so" -I"$TOP/runtime" -E -P -x c "$h"
-	done | tr '\n' ' ' | tr ';' '\n' | grep 'alloc_tagged' |
-		sed -E 's/__attribute__ *\(\(([^()]|\([^()]*\))*\)\)//g' |
-		sed -nE 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\(.*/\1/p' | sort -u | tr '\n' ' '
+	local f
+	for f in "$@"; do
+		case $f in
+		*.tags) sed 's/#.*//; s/:.*//' "$f" | tr -s ' \t' '\n\n' | grep . ;;
+		*) "$TESTCC" -fplugin="$TOP/build/$TESTCC/alloctag.so" -I"$TOP/runtime" -E -P -x c "$f" |
+			tr '\n' ' ' | tr ';' '\n' | grep 'alloc_tagged' |
+			sed -E 's/__attribute__ *\(\(([^()]|\([^()]*\))*\)\)//g' |
+			sed -nE 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\(.*/\1/p' ;;
+		esac
+	done | sort -u | tr '\n' ' '
 }

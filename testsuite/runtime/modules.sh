@@ -49,12 +49,12 @@ cat > "$WORK/fork.c" <<'C'
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-int main(void)
+void *kept; int main(void)
 {
-	void *before = malloc(10);
+	void *before = kept = malloc(10);
 	pid_t pid = fork();
 	if (pid == 0) {
-		malloc(20);		/* the child's own, left live */
+		kept = malloc(20);	/* the child's own, left live */
 		return 0;
 	}
 	waitpid(pid, NULL, 0);
