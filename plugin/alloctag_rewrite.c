@@ -132,12 +132,15 @@ static tree tag_call(tree callee, tree fntype, const char *name, tree caller, lo
 	site = alloctag_site_of(loc, caller, name);
 	tag = alloctag_build_tag(rt, &site, caller, loc);
 	if (alloctag_opts.verbose && callee)
-		inform(loc, "call to %qD %stagged %s:%d %qs, calls %qD", callee,
-		       dropped ? "in code never run " : "", site.file, site.line,
+		inform(loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", callee,
+		       dropped ? "in code never run " : "", site.file, site.line, site.column,
 		       site.function, *variant);
+	else if (alloctag_opts.verbose && name)
+		inform(loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
+		       name, fntype, site.file, site.line, site.column, site.function);
 	else if (alloctag_opts.verbose)
-		inform(loc, "indirect call through %qT tagged %s:%d %qs",
-		       fntype, site.file, site.line, site.function);
+		inform(loc, "indirect call through %qT tagged %s:%d:%d %qs",
+		       fntype, site.file, site.line, site.column, site.function);
 	return tag;
 }
 
