@@ -119,13 +119,14 @@ report_rows() {
 		}' "$1"
 }
 
+# Sums are printed with %.0f: mawk's %d stops at 2^31 - 1.
 # report_totals FILE: "calls bytes" summed over all sites (untagged included);
 # report_live FILE: the same of the calls and bytes live at exit.
 report_totals() {
-	report_rows "$1" | awk '{ c += $3; b += $4 } END { printf "%d %d\n", c, b }'
+	report_rows "$1" | awk '{ c += $3; b += $4 } END { printf "%.0f %.0f\n", c, b }'
 }
 report_live() {
-	report_rows "$1" | awk '{ c += $2; b += $1 } END { printf "%d %d\n", c, b }'
+	report_rows "$1" | awk '{ c += $2; b += $1 } END { printf "%.0f %.0f\n", c, b }'
 }
 
 # dhat_totals LOG [LINE]: "blocks bytes" of DHAT's "Total:" line, or of
@@ -220,19 +221,19 @@ dhat_compare() {
 			rc += $2; rb += $3; dc += $4; db += $5
 			if ($2 == $4 && $3 == $5) { same++; next }
 			if ($2 == $4 && index(addr, " " $1 " ")) {
-				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: sizes from heap addresses (%%p)", $1, $2, $3, $5)
+				note = note sprintf("\n%s: %.0f calls; %.0f bytes, DHAT %.0f: sizes from heap addresses (%%p)", $1, $2, $3, $5)
 				next
 			}
 			if ($2 == $4 && $5 > $3 && $5 - $3 <= $2) {
-				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: %d zero-size requests, 1 byte each in DHAT", $1, $2, $3, $5, $5 - $3)
+				note = note sprintf("\n%s: %.0f calls; %.0f bytes, DHAT %.0f: %.0f zero-size requests, 1 byte each in DHAT", $1, $2, $3, $5, $5 - $3)
 				next
 			}
-			bad = bad sprintf("\n%s: report %d calls, %d bytes; DHAT %d blocks, %d bytes", $1, $2, $3, $4, $5)
+			bad = bad sprintf("\n%s: report %.0f calls, %.0f bytes; DHAT %.0f blocks, %.0f bytes", $1, $2, $3, $4, $5)
 		}
 		END {
 			split(r, rt); split(d, dt)
 			if (rc != rt[1] || rb != rt[2] || dc != dt[1] || db != dt[2])
-				bad = bad sprintf("\nthe sites do not add up to the totals (report %d, %d; DHAT %d, %d)", rc, rb, dc, db)
+				bad = bad sprintf("\nthe sites do not add up to the totals (report %.0f, %.0f; DHAT %.0f, %.0f)", rc, rb, dc, db)
 			if (rt[1] != dt[1]) bad = bad "\ncalls differ"
 			printf "%d sites agree exactly%s\n", same, note
 			if (bad != "") printf "BAD%s\n", bad
@@ -258,7 +259,7 @@ top_sites() {
 	printf '%14s %10s %14s  %s\n' "total bytes" "calls" "peak bytes" "site"
 	report_rows "$1" | sort -k$col,${col}nr | head -n "$2" |
 		awk '{ s = $6; for (i = 7; i <= NF; i++) s = s " " $i
-		       printf "%14d %10d %14d  %s\n", $4, $3, $5, s }'
+		       printf "%14.0f %10.0f %14.0f  %s\n", $4, $3, $5, s }'
 }
 
 # check_top_sites NAME REPORT N SRCDIR KEY SINK...: the N top sites (see
@@ -271,7 +272,7 @@ check_top_sites() {
 	local total bytes col=4 topcol=1
 	shift 5
 	[ "$key" = peak ] && col=5 topcol=3
-	total=$(report_rows "$report" | awk -v c=$col '{ t += $c } END { printf "%d", t }')
+	total=$(report_rows "$report" | awk -v c=$col '{ t += $c } END { printf "%.0f", t }')
 	while read -r bytes site; do
 		[ "$site" = untagged ] && continue
 		nsites=$((nsites + 1))
@@ -325,7 +326,7 @@ merge_reports() {
 		END {
 			for (i = 0; i < n; i++) {
 				s = order[i]
-				printf "%d %d %d %d %d %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
+				printf "%.0f %.0f %.0f %.0f %.0f %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
 			}
 		}'
 }
