@@ -143,11 +143,24 @@ static char *read_file(const char *file)
 	return text;
 }
 
+/*
+ * lto1 loads the plugin too (-fplugin on a -flto link line) but rewrites
+ * nothing: the file is not read there, where a link run in another folder
+ * than the compiles would not find a relative one.
+ */
+static bool in_lto1(void)
+{
+	return !strcmp(lang_hooks.name, "GNU GIMPLE");
+}
+
 bool alloctag_add_tag_file(const char *file, const char *option)
 {
-	char *text = read_file(file);
+	char *text;
 	int added;
 
+	if (in_lto1())
+		return true;
+	text = read_file(file);
 	if (!text) {
 		error("%<%s=%s%>: cannot read it: %m", option, file);
 		return false;

@@ -42,3 +42,16 @@ out=$(printf '%s\n' '#include <alloctag.h>' 'void *a(int), *b(int), *n_listed(in
 		-fplugin-arg-alloctag-verbose -x c -c -o /dev/null - 2>&1)
 [ "$(printf '%s\n' "$out" | grep -c 'note: call to .* tagged')" = 3 ] &&
 	pass byname/lists-add-up || fail byname/lists-add-up "$out"
+
+# lto1 loads the plugin from the link line but rewrites nothing: a -flto link
+# in another folder than the compile, where a relative tag-file is not, links.
+lto_check() {
+	local d=$WORK/byname-lto
+	mkdir -p "$d/src" "$d/link"
+	printf 'n_x\n' > "$d/src/l.tags"
+	printf '#include <stdlib.h>\nvoid *n_x(size_t n) { return malloc(n); }\nint main(void) { return !n_x(3); }\n' > "$d/src/m.c"
+	(cd "$d/src" && pcc -O2 -flto -include alloctag.h -fplugin-arg-alloctag-tag-file=l.tags -c m.c) &&
+	(cd "$d/link" && pcc -O2 -flto -fplugin-arg-alloctag-tag-file=l.tags -o m ../src/m.o \
+		-Wl,--unresolved-symbols=ignore-all)
+}
+check byname/lto-link-elsewhere lto_check
