@@ -136,9 +136,11 @@ static char *read_file(const char *file)
 	if (!f)
 		return NULL;
 	FILE *mem = open_memstream(&text, &size);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, mem);
-	fclose(mem);
+	if (mem) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, mem);
+		fclose(mem);
+	}
 	fclose(f);
 	return text;
 }
