@@ -104,10 +104,13 @@ $(B)/alloctag-c++: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
 .PHONY: runtime-debug
 runtime-debug: all
 	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
-		$(B)/debug/alloctag-cc
+		$(B)/debug/alloctag-cc $(B)/debug/alloctag-c++
 
 $(B)/debug/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/debug/runtime
 	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$(abspath runtime/alloctag-libc.tags),$@)
+
+$(B)/debug/alloctag-c++: runtime/alloctag-cc.in $(PLUGIN) | $(B)/debug/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$(abspath runtime/alloctag-libc.tags),$@)
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all

@@ -3,8 +3,9 @@
  * alloctag: tagged calls that call a GCC built-in (malloc, calloc, strdup,
  * ...), and whether the hooks' stores survive around them.
  *
- * Tagging malloc under its own name keeps the call what it was, the
- * built-in, for every later pass: -Wuninitialized on fresh heap memory,
+ * Tagging malloc under its own name, or emitted as malloc_noprof
+ * (alloctag_variant.c), keeps the call what it was, the built-in, for every
+ * later pass: -Wuninitialized on fresh heap memory,
  * -fanalyzer's leak, NULL and double-free checks, -Wmismatched-dealloc,
  * object sizes, the deletion of an unused malloc/free pair.  But GCC knows
  * that the built-in reads no memory but its arguments, so around

@@ -203,9 +203,13 @@ report_rows() {
 
 # report_by_line REPORT: the tagged sites of a full-format report as the
 # // site markers write them (expected_sites): "file:line L/C T/TC P", live
-# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left out.
+# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left
+# out, a site's column (file:line:column) too.
 report_by_line() {
-	report_rows "$1" | awk '$6 != "untagged" { print $6 " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
+	report_rows "$1" | awk '$6 != "untagged" {
+		where = $6
+		if (where ~ /:[0-9]+:[0-9]+$/) sub(/:[0-9]+$/, "", where)
+		print where " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
 }
 
 # Build a runtime test with alloctag-cc and compare its report at exit with

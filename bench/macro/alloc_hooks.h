@@ -4,14 +4,15 @@
  * call sites, written by hand for the C library's allocators, as the
  * benchmark's reference for what the plugin generates.
  *
- *	#define malloc(...) alloc_hooks(malloc(__VA_ARGS__))
+ *	#define malloc(...) alloc_hooks(malloc_noprof(__VA_ARGS__))
  *
  * alloc_hooks() is the kernel's (include/linux/alloc_tag.h) without its
  * static key: a static tag per expansion, in section alloc_tags, made current
  * around the call by alloctag.h's alloc_tag_save() and alloc_tag_restore().
- * The functions are those of runtime/alloctag-libc.tags, each called under
- * its own name, as alloctag-cc tags them (GCC keeps its built-ins malloc,
- * strdup, ...: a macro's body does not expand the macro again).
+ * The functions are those of runtime/alloctag-libc.tags: the malloc family,
+ * strdup and strndup call the runtime's _noprof variants (declared here, not
+ * GCC's built-ins: the plugin keeps the built-ins, emitted under those
+ * names), the others keep their name.
  *
  * A function-like macro must come after the C library's prototype (which it
  * would otherwise rewrite), and a header forced in with -include would pull
@@ -43,22 +44,35 @@
 	_res;									\
 })
 
+/*
+ * A call to the runtime's variant of F: declared where it is used (F is
+ * declared there, since the program calls it) with F's type and attributes,
+ * as the plugin declares it.
+ */
+#define alloc_hooks_noprof(f, ...)						\
+({										\
+	extern __typeof__(f) f##_noprof __attribute__((__copy__(f)));		\
+	alloc_hooks(f##_noprof(__VA_ARGS__));					\
+})
+
 #endif /* ALLOC_HOOKS_H */
 
 #if !defined(ALLOC_HOOKS_IN_STDLIB_H) && !defined(ALLOC_HOOKS_IN_MALLOC_H) && \
     !defined(ALLOC_HOOKS_IN_STRING_H) && !defined(ALLOC_HOOKS_IN_WCHAR_H) && \
     !defined(ALLOC_HOOKS_IN_STDIO_H) && !defined(ALLOC_HOOKS_IN_UNISTD_H)
-#define malloc(...) alloc_hooks(malloc(__VA_ARGS__))
-#define calloc(...) alloc_hooks(calloc(__VA_ARGS__))
-#define realloc(...) alloc_hooks(realloc(__VA_ARGS__))
-#define reallocarray(...) alloc_hooks(reallocarray(__VA_ARGS__))
-#define aligned_alloc(...) alloc_hooks(aligned_alloc(__VA_ARGS__))
-#define posix_memalign(...) alloc_hooks(posix_memalign(__VA_ARGS__))
-#define memalign(...) alloc_hooks(memalign(__VA_ARGS__))
-#define valloc(...) alloc_hooks(valloc(__VA_ARGS__))
-#define pvalloc(...) alloc_hooks(pvalloc(__VA_ARGS__))
-#define strdup(...) alloc_hooks(strdup(__VA_ARGS__))
-#define strndup(...) alloc_hooks(strndup(__VA_ARGS__))
+/* The malloc family, strdup, strndup: the runtime's _noprof variants. */
+#define malloc(...) alloc_hooks_noprof(malloc, __VA_ARGS__)
+#define calloc(...) alloc_hooks_noprof(calloc, __VA_ARGS__)
+#define realloc(...) alloc_hooks_noprof(realloc, __VA_ARGS__)
+#define reallocarray(...) alloc_hooks_noprof(reallocarray, __VA_ARGS__)
+#define aligned_alloc(...) alloc_hooks_noprof(aligned_alloc, __VA_ARGS__)
+#define posix_memalign(...) alloc_hooks_noprof(posix_memalign, __VA_ARGS__)
+#define memalign(...) alloc_hooks_noprof(memalign, __VA_ARGS__)
+#define valloc(...) alloc_hooks_noprof(valloc, __VA_ARGS__)
+#define pvalloc(...) alloc_hooks_noprof(pvalloc, __VA_ARGS__)
+#define strdup(...) alloc_hooks_noprof(strdup, __VA_ARGS__)
+#define strndup(...) alloc_hooks_noprof(strndup, __VA_ARGS__)
+/* The others allocate through malloc: their own name, tagged. */
 #define wcsdup(...) alloc_hooks(wcsdup(__VA_ARGS__))
 #define asprintf(...) alloc_hooks(asprintf(__VA_ARGS__))
 #define vasprintf(...) alloc_hooks(vasprintf(__VA_ARGS__))

@@ -374,8 +374,9 @@ report_by_function() {
 		{
 			if ($6 == "untagged") site = "untagged"
 			else {
-				file = $6; sub(/:[0-9]+$/, "", file); sub(/.*\//, "", file)
-				fn = $NF; sub(/^func:/, "", fn)
+				# file:line[:column] [module] func:function [callee:name]
+				file = $6; sub(/(:[0-9]+)+$/, "", file); sub(/.*\//, "", file)
+				for (i = 7; i <= NF; i++) if ($i ~ /^func:/) fn = substr($i, 6)
 				site = file ":" fn
 			}
 			calls[site] += $3; bytes[site] += $4

@@ -30,7 +30,8 @@ CC
 mixed_check() {
 	(cd "$d" && "$ATCC" -O2 -c lib.c && "$ATCXX" -O2 -c main.cc && "$ATCXX" -O2 -o mixed main.o lib.o) || return 1
 	(cd "$d" && ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full ./mixed) || return 1
-	grep -q ' 2 *1 .* lib.c:2 func:c_dup' "$d/report" && grep -q ' 3 *1 .* main.cc:11 func:main' "$d/report" ||
+	grep -q ' 2 *1 .* lib.c:2:37 func:c_dup callee:strdup' "$d/report" &&
+		grep -q ' 3 *1 .* main.cc:11:25 func:main callee:strdup' "$d/report" ||
 		{ cat "$d/report"; return 1; }
 }
 check cxx-driver/mixed-c-and-c++ mixed_check

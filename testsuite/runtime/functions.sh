@@ -33,8 +33,9 @@ functions_check() {
 	local out
 	(cd "$d" && "$@" -O2 -Wall -Wredundant-decls -Werror -o main main.c lib.c) || return 1
 	(cd "$d" && ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full ./main) || return 1
-	out=$(grep 'main.c' "$d/report" | awk '{ print $1, $6 }' | sort)
-	[ "$out" = "$(printf '%s\n' '10 main.c:10' '2 main.c:12' '20 main.c:11' '4 main.c:9')" ] ||
+	out=$(grep 'main.c' "$d/report" | awk '{ print $1, $6, $NF }' | sort)
+	[ "$out" = "$(printf '%s\n' '10 main.c:10:19 callee:my_alloc__alias' '2 main.c:12:19 callee:strdup' \
+		'20 main.c:11:19 callee:my_other' '4 main.c:9:19 callee:my_dup')" ] ||
 		{ cat "$d/report"; return 1; }
 }
 check functions/option functions_check "$ATCC" "--alloctag-functions=my_dup,my_alloc_*" "--alloctag-functions=@$d/list"

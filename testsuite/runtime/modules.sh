@@ -37,8 +37,8 @@ if out=$(cd "$WORK/mod" && "$ATCC" -O2 -fPIC -shared -o libplug.so plug.c &&
 	"$ATCC" -O2 -fPIC -shared -o liblinked.so linked.c &&
 	"$ATCC" -O2 -o main main.c -L. -llinked -Wl,-rpath,'$ORIGIN' 2>&1); then
 	(cd "$WORK/mod" && ALLOCTAG_FORMAT=full ALLOCTAG_REPORT=report ./main > out 2>&1)
-	want='0 0 300 4 100 plug.c:2 [libplug.so] func:plug_alloc
-0 0 4 1 4 linked.c:2 [liblinked.so] func:linked_dup'
+	want='0 0 300 4 100 plug.c:2:34 [libplug.so] func:plug_alloc callee:malloc
+0 0 4 1 4 linked.c:2:42 [liblinked.so] func:linked_dup callee:strdup'
 	got=$(grep -v untagged "$WORK/mod/report" | tail -n +3 | tr -s ' ' | sed 's/^ //; s/ $//')
 	[ "$got" = "$want" ] && pass modules/dlopen-dlclose || fail modules/dlopen-dlclose "$got" "$(cat "$WORK/mod/out")"
 else
@@ -114,7 +114,7 @@ C
 forklive_check() {
 	local want got
 	cd "$WORK" && "$ATCC" -O2 -o forklive forklive.c || return 1
-	want='0 0 200 1 200 forklive.c:14 func:main'
+	want='0 0 200 1 200 forklive.c:14:25 func:main callee:malloc'
 	for run in 1 2 3 4 5 6 7 8 9 10; do
 		rm -rf fl && mkdir fl &&
 			echo | ALLOCTAG_FORMAT=full ALLOCTAG_REPORT='fl/%p' ./forklive | cat > /dev/null || return 1

@@ -5,7 +5,7 @@
 # line by line.  The only differences allowed are those the cases' markers
 # name (see cases.c); anything else, or a marker whose difference is gone,
 # fails.  Object sizes of fresh blocks (warnings/objsize.c) are compared too.
-W=$TOP/testsuite/runtime/warnings
+W=$TOP/testsuite/plugin/warnings
 WFLAGS="-Wall -Wextra -Wnull-dereference -D_FORTIFY_SOURCE=2 -fdiagnostics-plain-output"
 
 # The warnings (not notes) of one compile, sorted, SSA names' versions
