@@ -4,6 +4,7 @@
 #   make CC=gcc-11       the same for GCC 11
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
+#   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
 #
@@ -31,13 +32,22 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-inte
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 
+# The alloctag command (tool/): libc only.  It reads live files with the
+# runtime's own reader of counters.h (tool/interim/ until runtime/ has it).
+TOOL_SRCS := $(wildcard tool/*.c)
+COUNTERS_READ_DIR := $(if $(wildcard runtime/counters_read.c),runtime,tool/interim)
+TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) $(B)/tool/counters_read.o
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -I$(COUNTERS_READ_DIR) \
+	-DALLOCTAG_VERSION='"$(VERSION)"'
+TOOL := $(B)/alloctag
+
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 
-.PHONY: all plugin runtime deps demo examples check install clean
+.PHONY: all plugin runtime tool deps demo examples check install clean
 .DELETE_ON_ERROR:
 
-all: plugin runtime
+all: plugin runtime tool
 
 deps:
 	@sh plugin/ensure-deps.sh $(CC)
@@ -57,7 +67,7 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin $(B)/runtime:
+$(B)/plugin $(B)/runtime $(B)/tool:
 	mkdir -p $@
 
 runtime: deps
@@ -73,6 +83,18 @@ $(B)/liballoctag.a: $(RUNTIME_OBJS)
 
 $(B)/liballoctag.so: $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
+
+tool:
+	@$(MAKE) --no-print-directory $(TOOL)
+
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard $(COUNTERS_READ_DIR)/counters*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(B)/tool/counters_read.o: $(COUNTERS_READ_DIR)/counters_read.c $(wildcard $(COUNTERS_READ_DIR)/counters*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(TOOL): $(TOOL_OBJS)
+	$(CC) -o $@ $^
 
 # alloctag-cc with the paths of this build (install writes its own).
 define make_alloctag_cc
@@ -109,6 +131,7 @@ install: all
 	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
 	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
 
 clean:

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live.h: a running process's counters, read from its live file without
+ * stopping, signalling or attaching to it (the runtime writes the file;
+ * runtime/counters.h is its layout).
+ *
+ * Where: DIR/PID for the first of these directories that holds a live
+ * file of the process:
+ *   $XDG_RUNTIME_DIR/alloctag   ($XDG_RUNTIME_DIR: ours, and the target's
+ *                                from /proc/PID/environ when it differs)
+ *   /dev/shm/alloctag-UID
+ *   /tmp/alloctag-UID
+ *
+ * The reader enforces what the writer promises: the directory and the file
+ * must be ours (owner = our effective uid), not writable by others, never a
+ * symbolic link (O_NOFOLLOW at each of the two last steps), the file a
+ * regular one.  A file whose writer is gone (we can take flock(LOCK_EX):
+ * the writer holds LOCK_SH while alive) is stale: it is removed and ignored.
+ *
+ * The process must be ours too: another user's process is refused even for
+ * root (run alloctag as that user).
+ *
+ * The mapping outlives the process: after the writer's exit (and its
+ * unlink) a reader still holds the final counters, which is how `record`
+ * and `top` show the last state of a program that exited.
+ */
+#ifndef ALLOCTAG_TOOL_LIVE_H
+#define ALLOCTAG_TOOL_LIVE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include "snapshot.h"
+
+struct live {
+	long pid;
+	int fd;
+	char path[PATH_MAX];
+	char *base;		/* the file, mapped read-only */
+	size_t mapped;
+};
+
+enum { LIVE_ABSENT = -2 };	/* live_open(): no live file (yet) */
+
+/* Find, check and map PID's live file: 0, LIVE_ABSENT (no file, or not
+ * ready yet) or -1 (refused, corrupt, another user's...), the error set. */
+int live_open(struct live *l, long pid);
+/* The counters now (remapping if they grew); -1 with the error set. */
+int live_read(struct live *l, struct snapshot *s);
+/* The process has exited (its runtime said so, or its lock is gone). */
+int live_exited(struct live *l);
+void live_close(struct live *l);
+
+/* live_open, live_read, live_close. */
+int live_snapshot(struct snapshot *s, long pid);
+
+#endif

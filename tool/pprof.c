@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pprof.c: `alloctag pprof`: a snapshot as pprof's profile.proto
+ * (github.com/google/pprof, proto/profile.proto), gzipped, as Go's
+ * /debug/pprof/heap serves it, so that `go tool pprof`, Pyroscope and
+ * Parca read it.
+ *
+ *   sample types  alloc_objects/count, alloc_space/bytes, inuse_objects/count,
+ *                 inuse_space/bytes (the default), in Go's order; only the
+ *                 inuse pair for a report without totals (allocinfo)
+ *   samples       one per site, its one location the site; label "callee"
+ *                 when the site knows the function it calls
+ *   locations     id i+1 for site i: one line (function, line, column)
+ *   functions     one per (name, file)
+ *   mappings      1: the program; then one per shared object (module); all
+ *                 say has_functions/filenames/line_numbers, so pprof does
+ *                 not try to symbolize
+ *
+ * The gzip stream holds stored (uncompressed) deflate blocks and the CRC-32:
+ * valid gzip (RFC 1951, 1952) with no compressor to carry.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "commands.h"
+#include "snapshot.h"
+#include "timeline.h"
+
+/* profile.proto's field numbers */
+enum {
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
+	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+	PROFILE_COMMENT = 13, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+	LABEL_KEY = 1, LABEL_STR = 2,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7, MAPPING_HAS_FILENAMES = 8,
+	MAPPING_HAS_LINE_NUMBERS = 9,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_LINE = 4,
+	LINE_FUNCTION_ID = 1, LINE_LINE = 2, LINE_COLUMN = 3,
+	FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4,
+};
+
+enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
+
+/* ---- protobuf encoding -------------------------------------------------- */
+
+static void pb_varint(struct buf *b, uint64_t v)
+{
+	unsigned char c[10];
+	size_t n = 0;
+
+	do {
+		c[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c[n] |= 0x80;
+		n++;
+	} while (v);
+	buf_add(b, c, n);
+}
+
+static void pb_int(struct buf *b, int field, int64_t v)
+{
+	if (!v)
+		return;	/* proto3: a zero is not written */
+	pb_varint(b, (uint64_t)field << 3 | WIRE_VARINT);
+	pb_varint(b, (uint64_t)v);
+}
+
+static void pb_bytes(struct buf *b, int field, const void *p, size_t n)
+{
+	pb_varint(b, (uint64_t)field << 3 | WIRE_BYTES);
+	pb_varint(b, n);
+	buf_add(b, p, n);
+}
+
+static void pb_message(struct buf *b, int field, struct buf *m)
+{
+	pb_bytes(b, field, m->data, m->len);
+	m->len = 0;
+}
+
+/* Repeated integers, packed (proto3's encoding of repeated scalars). */
+static void pb_packed(struct buf *b, int field, const int64_t *v, size_t n)
+{
+	struct buf m = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		pb_varint(&m, (uint64_t)v[i]);
+	pb_message(b, field, &m);
+	buf_free(&m);
+}
+
+/* ---- the string table --------------------------------------------------- */
+
+struct strings {
+	char **s;
+	size_t n, cap;
+};
+
+static int64_t intern(struct strings *t, const char *s)
+{
+	if (!s)
+		s = "";
+	for (size_t i = 0; i < t->n; i++)	/* profiles are small: sites, not samples */
+		if (!strcmp(t->s[i], s))
+			return (int64_t)i;
+	if (t->n == t->cap)
+		t->s = xrealloc(t->s, (t->cap = t->cap ? t->cap * 2 : 64) * sizeof(*t->s));
+	t->s[t->n] = xstrdup(s);
+	return (int64_t)t->n++;
+}
+
+/* ---- the profile -------------------------------------------------------- */
+
+struct profile {
+	struct buf body;	/* everything but the string table */
+	struct strings strings;
+	struct buf m;		/* a message being built */
+};
+
+static void value_type(struct profile *p, int field, const char *type, const char *unit)
+{
+	struct buf vt = { 0 };
+
+	pb_int(&vt, VALUE_TYPE_TYPE, intern(&p->strings, type));
+	pb_int(&vt, VALUE_TYPE_UNIT, intern(&p->strings, unit));
+	pb_message(&p->body, field, &vt);
+	buf_free(&vt);
+}
+
+/* Mapping ids: 1 the program, then one per module in order of appearance. */
+static uint64_t mapping_of(const char *module, const char ***modules, size_t *nmodules)
+{
+	if (!module)
+		return 1;
+	for (size_t i = 0; i < *nmodules; i++)
+		if (!strcmp((*modules)[i], module))
+			return i + 2;
+	*modules = xrealloc(*modules, (*nmodules + 1) * sizeof(**modules));
+	(*modules)[(*nmodules)++] = module;
+	return *nmodules + 1;
+}
+
+static void put_mapping(struct profile *p, uint64_t id, const char *file)
+{
+	pb_int(&p->m, MAPPING_ID, id);
+	pb_int(&p->m, MAPPING_FILENAME, intern(&p->strings, file));
+	pb_int(&p->m, MAPPING_HAS_FUNCTIONS, 1);
+	pb_int(&p->m, MAPPING_HAS_FILENAMES, 1);
+	pb_int(&p->m, MAPPING_HAS_LINE_NUMBERS, 1);
+	pb_message(&p->body, PROFILE_MAPPING, &p->m);
+}
+
+/* Function ids: one per (name, file), found among the sites before I. */
+static uint64_t function_of(struct profile *p, const struct snapshot *s, size_t i, uint64_t *ids)
+{
+	const struct site *site = &s->sites[i];
+
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(s->sites[k].function, site->function) && !strcmp(s->sites[k].file, site->file))
+			return ids[i] = ids[k];
+	ids[i] = i + 1;
+	pb_int(&p->m, FUNCTION_ID, ids[i]);
+	pb_int(&p->m, FUNCTION_NAME, intern(&p->strings, site->function));
+	pb_int(&p->m, FUNCTION_SYSTEM_NAME, intern(&p->strings, site->function));
+	pb_int(&p->m, FUNCTION_FILENAME, intern(&p->strings, site->file));
+	pb_message(&p->body, PROFILE_FUNCTION, &p->m);
+	return ids[i];
+}
+
+static void put_location(struct profile *p, uint64_t id, uint64_t mapping, uint64_t function,
+			 const struct site *site)
+{
+	struct buf line = { 0 };
+
+	pb_int(&line, LINE_FUNCTION_ID, function);
+	pb_int(&line, LINE_LINE, site->line);
+	pb_int(&line, LINE_COLUMN, site->column);
+	pb_int(&p->m, LOCATION_ID, id);
+	pb_int(&p->m, LOCATION_MAPPING_ID, mapping);
+	pb_message(&p->m, LOCATION_LINE, &line);
+	pb_message(&p->body, PROFILE_LOCATION, &p->m);
+	buf_free(&line);
+}
+
+static void put_sample(struct profile *p, const struct snapshot *s, uint64_t location,
+		       const struct site *site)
+{
+	int64_t values[4] = { site->total_calls, site->total_bytes, site->calls, site->bytes };
+	const int64_t *v = s->has_totals ? values : values + 2;
+	size_t n = s->has_totals ? 4 : 2;
+	int64_t loc = (int64_t)location;
+
+	pb_packed(&p->m, SAMPLE_LOCATION_ID, &loc, 1);
+	pb_packed(&p->m, SAMPLE_VALUE, v, n);
+	if (site->callee) {
+		struct buf label = { 0 };
+
+		pb_int(&label, LABEL_KEY, intern(&p->strings, "callee"));
+		pb_int(&label, LABEL_STR, intern(&p->strings, site->callee));
+		pb_message(&p->m, SAMPLE_LABEL, &label);
+		buf_free(&label);
+	}
+	pb_message(&p->body, PROFILE_SAMPLE, &p->m);
+}
+
+static int site_is_empty(const struct site *site)
+{
+	return !site->bytes && !site->calls && !site->total_bytes && !site->total_calls;
+}
+
+/* The whole profile (uncompressed) into OUT. */
+static void encode_profile(struct buf *out, const struct snapshot *s, int64_t duration_ns)
+{
+	struct profile p = { 0 };
+	const char **modules = NULL;
+	size_t nmodules = 0;
+	uint64_t *function_ids = xcalloc(s->n, sizeof(*function_ids));
+	char comment[512];
+
+	intern(&p.strings, "");
+	if (s->has_totals) {
+		value_type(&p, PROFILE_SAMPLE_TYPE, "alloc_objects", "count");
+		value_type(&p, PROFILE_SAMPLE_TYPE, "alloc_space", "bytes");
+	}
+	value_type(&p, PROFILE_SAMPLE_TYPE, "inuse_objects", "count");
+	value_type(&p, PROFILE_SAMPLE_TYPE, "inuse_space", "bytes");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct site *site = &s->sites[i];
+		uint64_t mapping, function;
+
+		if (site_is_empty(site))
+			continue;
+		mapping = mapping_of(site->module, &modules, &nmodules);
+		function = function_of(&p, s, i, function_ids);
+		put_location(&p, i + 1, mapping, function, site);
+		put_sample(&p, s, i + 1, site);
+	}
+	put_mapping(&p, 1, s->program ? s->program : "");
+	for (size_t i = 0; i < nmodules; i++)
+		put_mapping(&p, i + 2, modules[i]);
+	pb_int(&p.body, PROFILE_TIME_NANOS, s->time_ns);
+	pb_int(&p.body, PROFILE_DURATION_NANOS, duration_ns);
+	value_type(&p, PROFILE_PERIOD_TYPE, "space", "bytes");
+	pb_int(&p.body, PROFILE_PERIOD, 1);	/* every allocation counted: not sampled */
+	if (s->pid)
+		snprintf(comment, sizeof(comment), "alloctag: exact per-call-site counters of %s (pid %ld)",
+			 s->program ? s->program : "a program", s->pid);
+	else
+		snprintf(comment, sizeof(comment), "alloctag: exact per-call-site counters of %s",
+			 s->program ? s->program : "a report");
+	pb_int(&p.body, PROFILE_COMMENT, intern(&p.strings, comment));
+	pb_int(&p.body, PROFILE_DEFAULT_SAMPLE_TYPE, intern(&p.strings, "inuse_space"));
+
+	/* string_table last: it is only complete now (field order is free in protobuf) */
+	buf_add(out, p.body.data, p.body.len);
+	for (size_t i = 0; i < p.strings.n; i++) {
+		pb_bytes(out, PROFILE_STRING_TABLE, p.strings.s[i], strlen(p.strings.s[i]));
+		free(p.strings.s[i]);
+	}
+	free(p.strings.s);
+	free(modules);
+	free(function_ids);
+	buf_free(&p.body);
+	buf_free(&p.m);
+}
+
+/* ---- gzip, stored ------------------------------------------------------- */
+
+#define DEFLATE_STORED_MAX	65535
+
+static uint32_t crc32(const unsigned char *p, size_t n)
+{
+	static uint32_t table[256];
+	uint32_t crc = 0xffffffffu;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	while (n--)
+		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc ^ 0xffffffffu;
+}
+
+static void put_le32(struct buf *b, uint32_t v)
+{
+	unsigned char c[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	buf_add(b, c, 4);
+}
+
+static void gzip_stored(struct buf *out, const struct buf *in)
+{
+	static const unsigned char header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	size_t off = 0;
+
+	buf_add(out, header, sizeof(header));
+	do {
+		size_t n = in->len - off > DEFLATE_STORED_MAX ? DEFLATE_STORED_MAX : in->len - off;
+		unsigned char block[5] = { off + n == in->len, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff };
+
+		buf_add(out, block, sizeof(block));
+		buf_add(out, in->data + off, n);
+		off += n;
+	} while (off < in->len);
+	put_le32(out, crc32((const unsigned char *)in->data, in->len));
+	put_le32(out, (uint32_t)in->len);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int read_for_pprof(struct snapshot *s, const char *what, long at, int64_t *duration)
+{
+	struct buf text = { 0 };
+	long pid;
+	int rc;
+
+	*duration = 0;
+	if (is_pid_argument(what, &pid) || (read_file(what, &text) == 0 && !is_timeline_text(text.data, text.len))) {
+		buf_free(&text);
+		return snapshot_read(s, what);
+	}
+	if (!text.data)
+		return -1;
+	{
+		struct timeline tl;
+
+		rc = timeline_load(&tl, text.data, text.len, what);
+		buf_free(&text);
+		if (rc)
+			return -1;
+		if (!tl.nsamples) {
+			error_set("%s: a timeline without samples", what);
+			timeline_free(&tl);
+			return -1;
+		}
+		size_t sample = at == TIMELINE_PEAK ? timeline_peak_sample(&tl) : tl.nsamples - 1;
+
+		timeline_state(&tl, sample, s);
+		*duration = tl.samples[sample].t;
+		timeline_free(&tl);
+	}
+	return 0;
+}
+
+int cmd_pprof(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "at", required_argument, NULL, 'a' },
+		{ 0 } };
+	const char *output = NULL;
+	long at = TIMELINE_LAST;
+	struct buf raw = { 0 }, gz = { 0 };
+	struct snapshot s;
+	int64_t duration;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+o:", options, NULL)) != -1) {
+		if (c == 'o')
+			output = optarg;
+		else if (c == 'a' && !strcmp(optarg, "peak"))
+			at = TIMELINE_PEAK;
+		else if (c == 'a' && !strcmp(optarg, "last"))
+			at = TIMELINE_LAST;
+		else if (c == 'a')
+			fail("--at %s: say last or peak", optarg);
+		else
+			usage_of("pprof");
+	}
+	if (optind != argc - 1 || !output)
+		usage_of("pprof");
+	if (read_for_pprof(&s, argv[optind], at, &duration))
+		fail_error();
+	snapshot_sort(&s, site_cmp_report);
+	encode_profile(&raw, &s, duration);
+	gzip_stored(&gz, &raw);
+	if (write_file(output, &gz))
+		fail_error();
+	buf_free(&raw);
+	buf_free(&gz);
+	snapshot_clear(&s);
+	return 0;
+}
