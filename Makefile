@@ -94,7 +94,7 @@ $(B)/tool/counters_read.o: $(COUNTERS_READ_DIR)/counters_read.c $(wildcard $(COU
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
 $(TOOL): $(TOOL_OBJS)
-	$(CC) -o $@ $^
+	$(CC) -o $@ $^ -lm
 
 # alloctag-cc with the paths of this build (install writes its own).
 define make_alloctag_cc

@@ -374,28 +374,50 @@ int live_open(struct live *l, long pid)
 	return rc;
 }
 
-static void copy_sites(struct snapshot *s, const struct counters_view *v, uint32_t nsites,
-		       const struct site_totals *totals, const struct counters_site **records)
+/* The strings of site ID, from L's cache or read once into it. */
+static const struct site *known_site(struct live *l, const struct counters_view *v, uint32_t id,
+				     const struct counters_site *record)
 {
+	struct site *k;
+	struct site_text text = { "?", "?", NULL, NULL, 0, 0 };
+
+	if (id > l->nknown) {
+		size_t n = l->nknown ? l->nknown : 256;
+
+		while (n < id)
+			n *= 2;
+		l->known = xrealloc(l->known, n * sizeof(*l->known));
+		memset(l->known + l->nknown, 0, (n - l->nknown) * sizeof(*l->known));
+		l->nknown = n;
+	}
+	k = &l->known[id - 1];
+	if (k->file || !record)
+		return k->file ? k : NULL;
+	counters_site_text(v, record, &text);
+	k->file = xstrdup(text.file);
+	k->function = xstrdup(text.function);
+	k->module = xstrdup(text.module);
+	k->callee = xstrdup(text.callee);
+	k->line = text.line;
+	k->column = text.column;
+	k->id = id;
+	return k;
+}
+
+static void copy_sites(struct live *l, struct snapshot *s, const struct counters_view *v,
+		       uint32_t nsites, const struct site_totals *totals,
+		       const struct counters_site **records)
+{
+	static const struct site unknown = { .file = "?", .function = "?" };
+
 	for (uint32_t i = 0; i < nsites; i++) {
-		struct site_text text;
+		const struct site *k = known_site(l, v, i + 1, records[i]);
 		struct site *site;
 
-		if (!records[i] && !totals[i].calls)
+		if (!k && !totals[i].calls)
 			continue;
 		site = snapshot_add(s);
-		if (records[i]) {
-			counters_site_text(v, records[i], &text);
-		} else {
-			memset(&text, 0, sizeof(text));
-			text.file = text.function = "?";
-		}
-		site->file = xstrdup(text.file);
-		site->function = xstrdup(text.function);
-		site->module = xstrdup(text.module);
-		site->callee = xstrdup(text.callee);
-		site->line = text.line;
-		site->column = text.column;
+		*site = k ? *k : unknown;
 		site->id = i + 1;
 		site->bytes = totals[i].live_bytes;
 		site->calls = totals[i].live_calls;
@@ -432,7 +454,7 @@ static int read_counters(struct live *l, struct snapshot *s)
 	totals = xcalloc(nsites, sizeof(*totals));
 	records = xcalloc(nsites, sizeof(*records));
 	counters_sum(&v, nsites, totals, records);
-	copy_sites(s, &v, nsites, totals, records);
+	copy_sites(l, s, &v, nsites, totals, records);
 	free(totals);
 	free(records);
 
@@ -451,6 +473,7 @@ int live_read(struct live *l, struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 	s->source = SOURCE_LIVE;
 	s->has_totals = 1;
+	s->borrowed = 1;
 	s->time_ns = now_ns(CLOCK_REALTIME);
 	if (sigsetjmp(bus_jump, 1) == 0) {
 		bus_armed = 1;
@@ -480,6 +503,11 @@ int live_exited(struct live *l)
 
 void live_close(struct live *l)
 {
+	for (size_t i = 0; i < l->nknown; i++)
+		site_clear(&l->known[i]);
+	free(l->known);
+	l->known = NULL;
+	l->nknown = 0;
 	if (l->base)
 		munmap(l->base, l->mapped);
 	if (l->fd >= 0)
@@ -497,6 +525,15 @@ int live_snapshot(struct snapshot *s, long pid)
 	if (rc)
 		return -1;
 	rc = live_read(&l, s);
+	for (size_t i = 0; rc == 0 && i < s->n; i++) {	/* S outlives L: its own strings */
+		struct site *site = &s->sites[i];
+
+		site->file = xstrdup(site->file);
+		site->function = xstrdup(site->function);
+		site->module = xstrdup(site->module);
+		site->callee = xstrdup(site->callee);
+	}
+	s->borrowed = 0;
 	live_close(&l);
 	return rc;
 }

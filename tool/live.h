@@ -37,6 +37,8 @@ struct live {
 	char path[PATH_MAX];
 	char *base;		/* the file, mapped read-only */
 	size_t mapped;
+	struct site *known;	/* by id - 1: the sites' strings, read once */
+	size_t nknown;
 };
 
 enum { LIVE_ABSENT = -2 };	/* live_open(): no live file (yet) */
@@ -44,7 +46,8 @@ enum { LIVE_ABSENT = -2 };	/* live_open(): no live file (yet) */
 /* Find, check and map PID's live file: 0, LIVE_ABSENT (no file, or not
  * ready yet) or -1 (refused, corrupt, another user's...), the error set. */
 int live_open(struct live *l, long pid);
-/* The counters now (remapping if they grew); -1 with the error set. */
+/* The counters now (remapping if they grew); -1 with the error set.  The
+ * sites' strings belong to L (S->borrowed): S must not outlive it. */
 int live_read(struct live *l, struct snapshot *s);
 /* The process has exited (its runtime said so, or its lock is gone). */
 int live_exited(struct live *l);

@@ -28,7 +28,7 @@ void site_clear(struct site *site)
 
 void snapshot_clear(struct snapshot *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n && !s->borrowed; i++)
 		site_clear(&s->sites[i]);
 	free(s->sites);
 	free(s->program);

@@ -49,6 +49,7 @@ struct snapshot {
 	int exited;		/* the process had exited (its final counters) */
 	enum snapshot_source source;
 	int has_totals;		/* total_bytes, total_calls, peak are known */
+	int borrowed;		/* the sites' strings belong to the reader (live.h) */
 	struct site *sites;
 	size_t n, cap;
 };
