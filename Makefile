@@ -26,7 +26,8 @@ PLUGIN := $(B)/alloctag.so
 PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
-RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
+RUNTIME_SRCS := $(addprefix runtime/,alloctag.c cache.c registry.c counters.c counters_read.c \
+	format.c live.c live_dir.c config.c report.c process.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
