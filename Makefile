@@ -33,12 +33,13 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-inte
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 
-# The alloctag command (tool/): libc only.  It reads live files with the
-# runtime's own reader of counters.h (tool/interim/ until runtime/ has it).
+# The alloctag command (tool/): libc only.  It reads live files, sums
+# counters and writes reports with the runtime's own code for them.
 TOOL_SRCS := $(wildcard tool/*.c)
-COUNTERS_READ_DIR := $(if $(wildcard runtime/counters_read.c),runtime,tool/interim)
-TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) $(B)/tool/counters_read.o
-TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -I$(COUNTERS_READ_DIR) \
+TOOL_SHARED := counters_read format live_dir
+TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
+	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -Iruntime \
 	-DALLOCTAG_VERSION='"$(VERSION)"'
 TOOL := $(B)/alloctag
 
@@ -88,10 +89,10 @@ $(B)/liballoctag.so: $(RUNTIME_OBJS)
 tool:
 	@$(MAKE) --no-print-directory $(TOOL)
 
-$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard $(COUNTERS_READ_DIR)/counters*.h) | $(B)/tool
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) | $(B)/tool
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
-$(B)/tool/counters_read.o: $(COUNTERS_READ_DIR)/counters_read.c $(wildcard $(COUNTERS_READ_DIR)/counters*.h) | $(B)/tool
+$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/tool
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
 $(TOOL): $(TOOL_OBJS)

@@ -21,7 +21,7 @@ int cmd_snapshot(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ 0 } };
 	const char *output = "-";
-	int format = REPORT_ALLOCINFO, c;
+	int format = FORMAT_ALLOCINFO, c;
 	struct snapshot s;
 	struct buf b = { 0 };
 

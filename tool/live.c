@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include "counters_read.h"
 #include "live.h"
+#include "live_dir.h"
 
-#define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR */
-#define LIVE_DIR_PREFIX	"alloctag-"		/* + uid, under /dev/shm and /tmp */
+#define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR, as live_dir.c says */
 #define MAX_CANDIDATES	4
 #define PROC_TEXT_MAX	65536
 
@@ -112,39 +112,24 @@ static void explain_absent(long pid)
 
 /* ---- the live directory and file ---------------------------------------- */
 
-struct candidate {
-	char parent[PATH_MAX];
-	char name[64];
-};
-
-static int add_candidate(struct candidate *c, int n, const char *parent, const char *name)
+/* The live directories to look in: the runtime's candidates (live_dir.h),
+ * after the target's own $XDG_RUNTIME_DIR/alloctag when it differs from ours. */
+static int candidates(char (*dirs)[LIVE_PATH_MAX], long pid)
 {
-	if (!parent || parent[0] != '/' || strlen(parent) >= sizeof(c->parent) || n >= MAX_CANDIDATES)
-		return n;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(c[i].parent, parent) && !strcmp(c[i].name, name))
-			return n;
-	snprintf(c[n].parent, sizeof(c[n].parent), "%s", parent);
-	snprintf(c[n].name, sizeof(c[n].name), "%s", name);
-	return n + 1;
-}
-
-static int candidates(struct candidate *c, long pid)
-{
-	char uid_dir[64];
 	char *target_xdg = proc_env(pid, "XDG_RUNTIME_DIR");
 	int n = 0;
 
-	snprintf(uid_dir, sizeof(uid_dir), LIVE_DIR_PREFIX "%u", (unsigned)geteuid());
-	n = add_candidate(c, n, target_xdg, LIVE_DIR_XDG);
-	n = add_candidate(c, n, getenv("XDG_RUNTIME_DIR"), LIVE_DIR_XDG);
-	n = add_candidate(c, n, "/dev/shm", uid_dir);
-	n = add_candidate(c, n, "/tmp", uid_dir);
+	if (target_xdg && target_xdg[0] == '/' &&
+	    (size_t)snprintf(dirs[n], LIVE_PATH_MAX, "%s/" LIVE_DIR_XDG, target_xdg) < LIVE_PATH_MAX)
+		n++;
+	for (int i = 0; n < MAX_CANDIDATES && live_dir_candidate(i, dirs[n], LIVE_PATH_MAX) == 0; i++)
+		if (!n || strcmp(dirs[0], dirs[n]))
+			n++;
 	free(target_xdg);
 	return n;
 }
 
-/* Is what fstat() says of PATH ours, not writable by others, of KIND? */
+/* Is what fstat() says of PATH of KIND, ours, and closed to others? */
 static int check_owned(const struct stat *st, const char *path, mode_t kind, const char *what)
 {
 	if ((st->st_mode & S_IFMT) != kind) {
@@ -156,8 +141,9 @@ static int check_owned(const struct stat *st, const char *path, mode_t kind, con
 			  (unsigned)st->st_uid, (unsigned)geteuid());
 		return -1;
 	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		error_set("refusing %s: writable by others (mode %03o)", path, (unsigned)st->st_mode & 0777);
+	if (st->st_mode & 077) {
+		error_set("refusing %s: mode %03o, open to others (the runtime makes it 600)", path,
+			  (unsigned)st->st_mode & 0777);
 		return -1;
 	}
 	return 0;
@@ -181,25 +167,18 @@ static int open_nofollow(int dirfd, const char *name, const char *path, int flag
 	return -1;
 }
 
-static int open_live_dir(const struct candidate *c, char *path, size_t size)
+/* A live directory, if it is ours alone (live_dir.h): its fd, LIVE_ABSENT or -1. */
+static int open_live_dir(const char *path)
 {
-	int parent, fd;
-	struct stat st;
+	const char *why = NULL;
+	int fd = live_dir_open_path(path, 0, &why);
 
-	if ((size_t)snprintf(path, size, "%s/%s", c->parent, c->name) >= size)
-		return LIVE_ABSENT;
-	parent = open(c->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent < 0)
-		return LIVE_ABSENT;
-	fd = open_nofollow(parent, c->name, path, O_RDONLY | O_DIRECTORY);
-	close(parent);
-	if (fd < 0)
+	if (fd >= 0)
 		return fd;
-	if (fstat(fd, &st) || check_owned(&st, path, S_IFDIR, "directory")) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	if (errno == ENOENT)
+		return LIVE_ABSENT;
+	error_set("refusing %s: it %s", path, why ? why : "cannot be opened");
+	return -1;
 }
 
 /* A file whose writer is gone: remove it if it is still the one we opened. */
@@ -221,14 +200,24 @@ static int writer_alive(int fd)
 	return 1;
 }
 
-/* PID's live file in one candidate directory: its fd, LIVE_ABSENT or -1. */
-static int open_in(const struct candidate *c, long pid, char *path, size_t size)
+/* Has the writer written the header?  (It locks the file before, so a file
+ * without one may be in the making, not stale.) */
+static int has_header(int fd)
 {
-	char dir[PATH_MAX], name[32];
+	char magic[sizeof(COUNTERS_MAGIC) - 1];
+
+	return pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	       !memcmp(magic, COUNTERS_MAGIC, sizeof(magic));
+}
+
+/* PID's live file in the directory DIR: its fd, LIVE_ABSENT or -1. */
+static int open_in(const char *dir, long pid, char *path, size_t size)
+{
+	char name[32];
 	int dirfd, fd;
 	struct stat st;
 
-	dirfd = open_live_dir(c, dir, sizeof(dir));
+	dirfd = open_live_dir(dir);
 	if (dirfd < 0)
 		return dirfd;
 	snprintf(name, sizeof(name), "%ld", pid);
@@ -242,7 +231,8 @@ static int open_in(const struct candidate *c, long pid, char *path, size_t size)
 		fd = -1;
 	}
 	if (fd >= 0 && !writer_alive(fd)) {
-		remove_stale(dirfd, name, fd);
+		if (has_header(fd))
+			remove_stale(dirfd, name, fd);
 		close(fd);
 		fd = LIVE_ABSENT;
 	}
@@ -329,7 +319,7 @@ static int check_header(struct live *l)
 
 int live_open(struct live *l, long pid)
 {
-	struct candidate c[MAX_CANDIDATES];
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
 	char refusal[1024] = "";
 	int n, fd = LIVE_ABSENT, rc;
 
@@ -338,9 +328,9 @@ int live_open(struct live *l, long pid)
 	l->pid = pid;
 	if (check_process(pid))
 		return -1;
-	n = candidates(c, pid);
+	n = candidates(dirs, pid);
 	for (int i = 0; i < n && fd < 0; i++) {
-		fd = open_in(&c[i], pid, l->path, sizeof(l->path));
+		fd = open_in(dirs[i], pid, l->path, sizeof(l->path));
 		if (fd == -1 && !refusal[0])
 			snprintf(refusal, sizeof(refusal), "%s", error_get());
 	}
@@ -463,6 +453,8 @@ static int read_counters(struct live *l, struct snapshot *s)
 	s->pid = h->pid;
 	s->exited = atomic_load_explicit(&h->exit_ns, memory_order_acquire) != 0 ||
 		    !(state & COUNTERS_RUNNING);
+	s->frees_unseen = !!(state & COUNTERS_FREE_UNSEEN);
+	s->partial = !!(state & COUNTERS_PARTIAL);
 	return 0;
 }
 

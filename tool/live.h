@@ -4,18 +4,18 @@
  * stopping, signalling or attaching to it (the runtime writes the file;
  * runtime/counters.h is its layout).
  *
- * Where: DIR/PID for the first of these directories that holds a live
- * file of the process:
- *   $XDG_RUNTIME_DIR/alloctag   ($XDG_RUNTIME_DIR: ours, and the target's
- *                                from /proc/PID/environ when it differs)
- *   /dev/shm/alloctag-UID
- *   /tmp/alloctag-UID
+ * Where: DIR/PID for the first of the runtime's live directories
+ * (runtime/live_dir.h: $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID,
+ * /tmp/alloctag-UID; first the target's own $XDG_RUNTIME_DIR, from
+ * /proc/PID/environ, when it differs from ours) that holds its file.
  *
  * The reader enforces what the writer promises: the directory and the file
- * must be ours (owner = our effective uid), not writable by others, never a
- * symbolic link (O_NOFOLLOW at each of the two last steps), the file a
- * regular one.  A file whose writer is gone (we can take flock(LOCK_EX):
- * the writer holds LOCK_SH while alive) is stale: it is removed and ignored.
+ * must be ours alone (owner = our effective uid, no permission for group or
+ * others), never a symbolic link (O_NOFOLLOW at each of the two last steps,
+ * checked on the open descriptor), the file a regular one.  A file whose
+ * writer is gone (we can take flock(LOCK_EX): the writer holds LOCK_SH
+ * while alive) is stale: it is removed and ignored, unless it has no header
+ * yet (the writer locks it before writing one: it may be starting).
  *
  * The process must be ours too: another user's process is refused even for
  * root (run alloctag as that user).

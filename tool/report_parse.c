@@ -22,6 +22,7 @@
 #define ALLOCINFO_HEADER	"allocinfo - version:"
 #define ALLOCINFO_MAJOR		"1."	/* the versions read: 1.x */
 #define FULL_HEADER_MARK	"<total size>"
+#define FREES_UNSEEN_MARK	"# alloctag: free() in this process is the C library's"
 #define ALLOCINFO_NUMBERS	2
 #define FULL_NUMBERS		5
 
@@ -190,6 +191,8 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 				return -1;
 			continue;
 		}
+		if (!strncmp(line, FREES_UNSEEN_MARK, strlen(FREES_UNSEEN_MARK)))
+			s->frees_unseen = 1;
 		if (line[0] == '#') {
 			if (!tp.numbers && tp.line == 2) {
 				tp.numbers = strstr(line, FULL_HEADER_MARK) ? FULL_NUMBERS : ALLOCINFO_NUMBERS;
@@ -278,6 +281,7 @@ static int parse_json(struct snapshot *s, const char *text, size_t len, const ch
 	}
 	s->source = SOURCE_JSON;
 	s->has_totals = 1;
+	s->frees_unseen = json_get(&j, "frees_seen") && json_get(&j, "frees_seen")->type == JSON_FALSE;
 	s->program = xstrdup(json_str(&j, "program"));
 	if (json_int(&j, "pid", &pid) == 0)
 		s->pid = pid;

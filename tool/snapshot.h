@@ -47,6 +47,8 @@ struct snapshot {
 	long pid;		/* 0: unknown */
 	int64_t time_ns;	/* CLOCK_REALTIME of the reading; 0: unknown */
 	int exited;		/* the process had exited (its final counters) */
+	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
+	int partial;		/* the live file stopped growing (its file system was full) */
 	enum snapshot_source source;
 	int has_totals;		/* total_bytes, total_calls, peak are known */
 	int borrowed;		/* the sites' strings belong to the reader (live.h) */
