@@ -37,7 +37,9 @@ int cmd_snapshot(int argc, char **argv)
 		usage_of("snapshot");
 	if (snapshot_read(&s, argv[optind]))
 		fail_error();
-	snapshot_sort(&s, site_cmp_report);
+	if (format != FORMAT_ALLOCINFO && !s.has_totals)
+		fail("%s has live bytes and calls only (allocinfo): it can be written as allocinfo, not %s",
+		     argv[optind], format == FORMAT_FULL ? "full" : "json");
 	report_write(&b, &s, format);
 	if (write_file(output, &b))
 		fail_error();

@@ -299,11 +299,23 @@ static int map_file(struct live *l)
 	return 0;
 }
 
+/* The writer has not written the header yet: the magic is still zeros. */
+static int header_unwritten(const struct live *l)
+{
+	static const char zeros[sizeof(COUNTERS_MAGIC) - 1];
+
+	return l->mapped >= sizeof(zeros) && !memcmp(l->base, zeros, sizeof(zeros));
+}
+
 static int check_header(struct live *l)
 {
 	const struct counters_header *h = (const void *)l->base;
 	const char *why = counters_check_header(l->base, l->mapped);
 
+	if (why && header_unwritten(l)) {
+		error_set("%s: the process is starting", l->path);
+		return LIVE_ABSENT;
+	}
 	if (!why && h->pid != l->pid)
 		why = "the counters of another process";
 	if (!why)
@@ -326,9 +338,17 @@ int live_open(struct live *l, long pid)
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
 	l->pid = pid;
-	if (check_process(pid))
-		return -1;
 	n = candidates(dirs, pid);
+	if (check_process(pid)) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", error_get());
+		for (int i = 0; i < n; i++)	/* a dead process's file is stale: cleaned */
+			if ((fd = open_in(dirs[i], pid, l->path, sizeof(l->path))) >= 0)
+				close(fd);
+		error_set("%s", why);
+		return -1;
+	}
 	for (int i = 0; i < n && fd < 0; i++) {
 		fd = open_in(dirs[i], pid, l->path, sizeof(l->path));
 		if (fd == -1 && !refusal[0])

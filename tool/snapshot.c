@@ -3,9 +3,12 @@
  * whatever the command line names (snapshot.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "live.h"
 #include "snapshot.h"
 #include "timeline.h"
+
+#define PROC_ALLOCINFO	"/proc/allocinfo"
 
 struct site *snapshot_add(struct snapshot *s)
 {
@@ -118,8 +121,13 @@ int snapshot_read(struct snapshot *s, const char *what)
 	memset(s, 0, sizeof(*s));
 	if (is_pid_argument(what, &pid))
 		return live_snapshot(s, pid);
-	if (read_file(what, &text))
+	if (read_file(what, &text)) {
+		if (!strcmp(what, PROC_ALLOCINFO) && access(what, F_OK))
+			error_set("no %s: this kernel is not built with CONFIG_MEM_ALLOC_PROFILING", what);
+		else if (!strcmp(what, PROC_ALLOCINFO) && access(what, R_OK))
+			error_set("cannot read %s: only root can", what);
 		return -1;
+	}
 	if (is_timeline_text(text.data, text.len))
 		rc = timeline_snapshot(s, text.data, text.len, what, TIMELINE_LAST);
 	else

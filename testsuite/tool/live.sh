@@ -1,0 +1,91 @@
+# Reading running programs: a reader following a multi-threaded program
+# converges to its exit report; snapshot, ps, top and pprof of a live
+# process; record's bounded timeline; ALLOCTAG_LIVE=off.
+. "$TOP/testsuite/tool/lib.sh"
+
+THREADS=$(at_build threads) || { fail "tool/live: build threads.c" "$THREADS"; return; }
+# Our own live directory, so that nothing else on the machine is in the way.
+export XDG_RUNTIME_DIR=$TWORK/xdg
+rm -rf "$XDG_RUNTIME_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+
+# The sites of a full report (or snapshot), as "file:line L/C T/TC P".
+at_sites() {
+	awk 'NR > 2 && !/^#/ { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
+}
+
+# record -- CMD: the last sample is the exit report, exactly; and every
+# counter only grows from sample to sample (total calls).
+at_converges() {
+	local name=$1 tl=$TWORK/$2.timeline report=$TWORK/$2.report out
+	shift 2
+	rm -f "$tl" "$report"
+	if ! out=$(ALLOCTAG_FORMAT=full ALLOCTAG_REPORT=$report "$AT" record "$@" 2>&1); then
+		fail "$name" "record failed" "$out"
+		return
+	fi
+	"$AT" snapshot -f full "$tl" > "$TWORK/$2.last" || { fail "$name" "no last sample"; return; }
+	if [ "$(at_sites "$report")" != "$(at_sites "$TWORK/$2.last")" ]; then
+		fail "$name" "last sample and exit report differ:" \
+			"$(diff <(at_sites "$report") <(at_sites "$TWORK/$2.last"))"
+		return
+	fi
+	if ! tail -n 1 "$tl" | grep -q '"exited": true'; then
+		fail "$name" "no end line saying the process exited" "$(tail -n 2 "$tl")"
+		return
+	fi
+	pass "$name"
+}
+
+at_converges "tool/live: record -- a multi-threaded program, last sample = exit report" \
+	threads -i 20ms -o "$TWORK/threads.timeline" -- "$THREADS" 40 5
+
+# Thinning: a file of at most 64 KiB for 2000 samples; stride doubled.
+at_converges "tool/live: a bounded timeline keeps the exit report" \
+	bounded -i 1ms -m 64k -o "$TWORK/bounded.timeline" -- "$THREADS" 1500 1
+size=$(stat -c %s "$TWORK/bounded.timeline")
+stride=$(head -n 1 "$TWORK/bounded.timeline" | sed 's/.*"stride": \([0-9]*\).*/\1/')
+if [ "$size" -le $((65536 + 100)) ] && [ "$stride" -ge 2 ]; then
+	pass "tool/live: thinning keeps the timeline under its bound ($size bytes, stride $stride)"
+else
+	fail "tool/live: thinning keeps the timeline under its bound" "$size bytes, stride $stride"
+fi
+
+# A process while it runs: snapshot, ps, top -b, pprof.
+"$THREADS" 150 10 > /dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$XDG_RUNTIME_DIR/alloctag/$pid" ] && break; sleep 0.02; done
+if [ ! -e "$XDG_RUNTIME_DIR/alloctag/$pid" ]; then
+	fail "tool/live: the live file appears" "no $XDG_RUNTIME_DIR/alloctag/$pid"
+else
+	pass "tool/live: the live file appears"
+	sleep 0.1
+	got=$("$AT" snapshot -f full "$pid" 2>&1 | awk 'NR > 2 { print $6 " " $7 }' | sort)
+	want="$(printf '%s\n' "threads.c:32 func:worker" "threads.c:37 func:worker" \
+		"threads.c:39 func:worker" "threads.c:40 func:worker" "untagged:0 func:untagged" | sort)"
+	if [ "$got" = "$want" ]; then
+		pass "tool/live: snapshot of a running process"
+	else
+		fail "tool/live: snapshot of a running process" "$got"
+	fi
+	check "tool/live: ps lists it" sh -c "'$AT' ps | grep -q '^ *$pid .*threads\$'"
+	check "tool/live: top -b" sh -c "'$AT' top -b $pid | head -n 1 | grep -q '^alloctag top - .*threads (pid $pid)'"
+	"$AT" pprof -o "$TWORK/live.pb.gz" "$pid" && check "tool/live: pprof of a running process is gzip" \
+		gzip -t "$TWORK/live.pb.gz"
+	# record PID: follows it to its exit (status 0), the end line says it exited.
+	if "$AT" record -i 50ms -o "$TWORK/attached.timeline" "$pid" 2>/dev/null &&
+	   tail -n 1 "$TWORK/attached.timeline" | grep -q '"exited": true'; then
+		pass "tool/live: record PID follows the process to its exit"
+	else
+		fail "tool/live: record PID follows the process to its exit" "$(tail -n 2 "$TWORK/attached.timeline")"
+	fi
+fi
+wait "$pid" 2>/dev/null
+
+ALLOCTAG_LIVE=off "$THREADS" 100 10 > /dev/null &
+pid=$!
+sleep 0.2
+at_error "tool/live: ALLOCTAG_LIVE=off" "process $pid (threads) runs with ALLOCTAG_LIVE=off: it has no live counters" \
+	"$AT" snapshot "$pid"
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+unset XDG_RUNTIME_DIR
