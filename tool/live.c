@@ -284,7 +284,7 @@ static int map_file(struct live *l)
 		return -1;
 	}
 	if (st.st_size == 0) {
-		error_set("%s: empty (the process is starting)", l->path);
+		error_set("%s: the process is starting", l->path);
 		return LIVE_ABSENT;
 	}
 	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, l->fd, 0);

@@ -31,9 +31,9 @@ static const struct command {
 	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)" },
 	{ "record", cmd_record, "[-i INTERVAL] [-o FILE] [-m MAXSIZE] (PID | -- CMD [ARGS...])",
 	  "sample the counters into a timeline file of bounded size" },
-	{ "plot", cmd_plot, "[-o FILE] [-n SITES] (TIMELINE | REPORT | PID)",
+	{ "plot", cmd_plot, "-o FILE [-n SITES] (TIMELINE | REPORT | PID)",
 	  "one self-contained HTML page: a chart over time and a table of all sites" },
-	{ "pprof", cmd_pprof, "[-o FILE] [--at last|peak] (PID | REPORT | TIMELINE)",
+	{ "pprof", cmd_pprof, "-o FILE (PID | REPORT | TIMELINE[@peak|@SECONDS])",
 	  "a gzipped profile.proto for go tool pprof and continuous profilers" },
 };
 
@@ -43,7 +43,8 @@ static void print_usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  alloctag %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].what);
 	fprintf(f, "\nA PID is a running process of yours built with alloctag-cc; a REPORT is what its\n"
-		   "runtime writes (allocinfo, full or json) or a copy of /proc/allocinfo.\n");
+		   "runtime writes (allocinfo, full or json) or a copy of /proc/allocinfo; a TIMELINE is\n"
+		   "what record writes, read at its last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
 }
 
 void usage_of(const char *command)

@@ -26,7 +26,6 @@
 #include <time.h>
 #include "commands.h"
 #include "snapshot.h"
-#include "timeline.h"
 
 /* profile.proto's field numbers */
 enum {
@@ -319,71 +318,27 @@ static void gzip_stored(struct buf *out, const struct buf *in)
 
 /* ---- the command -------------------------------------------------------- */
 
-static int read_for_pprof(struct snapshot *s, const char *what, long at, int64_t *duration)
-{
-	struct buf text = { 0 };
-	long pid;
-	int rc;
-
-	*duration = 0;
-	if (is_pid_argument(what, &pid) || (read_file(what, &text) == 0 && !is_timeline_text(text.data, text.len))) {
-		buf_free(&text);
-		return snapshot_read(s, what);
-	}
-	if (!text.data)
-		return -1;
-	{
-		struct timeline tl;
-
-		rc = timeline_load(&tl, text.data, text.len, what);
-		buf_free(&text);
-		if (rc)
-			return -1;
-		if (!tl.nsamples) {
-			error_set("%s: a timeline without samples", what);
-			timeline_free(&tl);
-			return -1;
-		}
-		size_t sample = at == TIMELINE_PEAK ? timeline_peak_sample(&tl) : tl.nsamples - 1;
-
-		timeline_state(&tl, sample, s);
-		*duration = tl.samples[sample].t;
-		timeline_free(&tl);
-	}
-	return 0;
-}
-
 int cmd_pprof(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "at", required_argument, NULL, 'a' },
 		{ 0 } };
 	const char *output = NULL;
-	long at = TIMELINE_LAST;
 	struct buf raw = { 0 }, gz = { 0 };
 	struct snapshot s;
-	int64_t duration;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+o:", options, NULL)) != -1) {
-		if (c == 'o')
-			output = optarg;
-		else if (c == 'a' && !strcmp(optarg, "peak"))
-			at = TIMELINE_PEAK;
-		else if (c == 'a' && !strcmp(optarg, "last"))
-			at = TIMELINE_LAST;
-		else if (c == 'a')
-			fail("--at %s: say last or peak", optarg);
-		else
+		if (c != 'o')
 			usage_of("pprof");
+		output = optarg;
 	}
 	if (optind != argc - 1 || !output)
 		usage_of("pprof");
-	if (read_for_pprof(&s, argv[optind], at, &duration))
+	if (snapshot_read(&s, argv[optind]))
 		fail_error();
 	snapshot_sort(&s, site_cmp_report);
-	encode_profile(&raw, &s, duration);
+	encode_profile(&raw, &s, s.start_ns ? s.time_ns - s.start_ns : 0);
 	gzip_stored(&gz, &raw);
 	if (write_file(output, &gz))
 		fail_error();

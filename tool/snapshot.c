@@ -112,26 +112,49 @@ int is_pid_argument(const char *what, long *pid)
 	return 1;
 }
 
+/* "FILE@WHICH": FILE, if it exists and the whole name does not. */
+static char *split_at(const char *what, const char **which)
+{
+	const char *at = strrchr(what, '@');
+	char *file;
+
+	*which = NULL;
+	if (!at || !access(what, F_OK))
+		return xstrdup(what);
+	file = strndup(what, at - what);
+	if (!file || access(file, F_OK)) {
+		free(file);
+		return xstrdup(what);
+	}
+	*which = at + 1;
+	return file;
+}
+
 int snapshot_read(struct snapshot *s, const char *what)
 {
 	struct buf text = { 0 };
+	const char *which;
+	char *file;
 	long pid;
-	int rc;
+	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
 	if (is_pid_argument(what, &pid))
 		return live_snapshot(s, pid);
-	if (read_file(what, &text)) {
-		if (!strcmp(what, PROC_ALLOCINFO) && access(what, F_OK))
-			error_set("no %s: this kernel is not built with CONFIG_MEM_ALLOC_PROFILING", what);
-		else if (!strcmp(what, PROC_ALLOCINFO) && access(what, R_OK))
-			error_set("cannot read %s: only root can", what);
-		return -1;
+	file = split_at(what, &which);
+	if (read_file(file, &text)) {
+		if (!strcmp(file, PROC_ALLOCINFO) && access(file, F_OK))
+			error_set("no %s: this kernel is not built with CONFIG_MEM_ALLOC_PROFILING", file);
+		else if (!strcmp(file, PROC_ALLOCINFO) && access(file, R_OK))
+			error_set("cannot read %s: only root can", file);
+	} else if (is_timeline_text(text.data, text.len)) {
+		rc = timeline_snapshot(s, text.data, text.len, file, which);
+	} else if (which) {
+		error_set("%s is not a timeline: @%s names a sample of a timeline", file, which);
+	} else {
+		rc = report_parse(s, text.data, text.len, file);
 	}
-	if (is_timeline_text(text.data, text.len))
-		rc = timeline_snapshot(s, text.data, text.len, what, TIMELINE_LAST);
-	else
-		rc = report_parse(s, text.data, text.len, what);
 	buf_free(&text);
+	free(file);
 	return rc;
 }

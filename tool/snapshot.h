@@ -11,7 +11,10 @@
  *   a timeline (timeline.c)             one of its samples
  *
  * Reading: snapshot_read() takes a PID (all digits), "/proc/allocinfo" or a
- * file (report or timeline, told apart by their first line).
+ * file (report or timeline, told apart by their first line).  A timeline
+ * gives its last sample, or the one named after an @: TIMELINE@peak (the
+ * most live bytes), TIMELINE@last, TIMELINE@2.5s (the last sample at or
+ * before 2.5 s from the start of the recording).
  */
 #ifndef ALLOCTAG_TOOL_SNAPSHOT_H
 #define ALLOCTAG_TOOL_SNAPSHOT_H
@@ -46,6 +49,7 @@ struct snapshot {
 	char *program;		/* NULL: unknown (allocinfo text) */
 	long pid;		/* 0: unknown */
 	int64_t time_ns;	/* CLOCK_REALTIME of the reading; 0: unknown */
+	int64_t start_ns;	/* of the recording it is a sample of (timeline); 0: unknown */
 	int exited;		/* the process had exited (its final counters) */
 	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
 	int partial;		/* the live file stopped growing (its file system was full) */
@@ -77,11 +81,7 @@ int report_parse(struct snapshot *s, const char *text, size_t len, const char *n
 /* Does TEXT look like a timeline rather than a report? */
 int is_timeline_text(const char *text, size_t len);
 
-/*
- * What the command line names: a live process (all digits), a report or
- * /proc/allocinfo, or a timeline (its last sample; see timeline.h to choose
- * another).  -1 with the error set.
- */
+/* What the command line names (above); -1 with the error set. */
 int snapshot_read(struct snapshot *s, const char *what);
 int is_pid_argument(const char *what, long *pid);
 

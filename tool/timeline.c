@@ -282,6 +282,7 @@ void timeline_state(const struct timeline *tl, size_t sample, struct snapshot *s
 	if (!tl->nsamples)
 		return;
 	s->time_ns = tl->start_ns + tl->samples[sample].t;
+	s->start_ns = tl->start_ns;
 	s->exited = tl->exited && sample == tl->nsamples - 1;
 	timeline_cursor_init(&c, tl);
 	timeline_cursor_seek(&c, tl, sample);
@@ -307,10 +308,36 @@ void timeline_state(const struct timeline *tl, size_t sample, struct snapshot *s
 	timeline_cursor_free(&c);
 }
 
-int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name, long which)
+/* The sample WHICH names; -1 with the error set if none. */
+static long choose_sample(const struct timeline *tl, const char *which, const char *name)
+{
+	int64_t t;
+	long last = -1;
+
+	if (!which || !strcmp(which, "last"))
+		return (long)tl->nsamples - 1;
+	if (!strcmp(which, "peak"))
+		return (long)timeline_peak_sample(tl);
+	t = parse_duration(which);
+	if (t < 0 && !strcmp(which, "0"))
+		t = 0;
+	if (t < 0) {
+		error_set("%s@%s: name a sample as @last, @peak or @SECONDS", name, which);
+		return -1;
+	}
+	for (size_t i = 0; i < tl->nsamples && tl->samples[i].t <= t; i++)
+		last = (long)i;
+	if (last < 0)
+		error_set("%s@%s: no sample that early (the first is at %.3f s)", name, which,
+			  tl->samples[0].t / 1e9);
+	return last;
+}
+
+int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,
+		      const char *which)
 {
 	struct timeline tl;
-	size_t sample;
+	long sample;
 
 	if (timeline_load(&tl, text, len, name))
 		return -1;
@@ -319,11 +346,11 @@ int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const ch
 		timeline_free(&tl);
 		return -1;
 	}
-	sample = which == TIMELINE_PEAK ? timeline_peak_sample(&tl)
-		 : which == TIMELINE_LAST || (size_t)which >= tl.nsamples ? tl.nsamples - 1 : (size_t)which;
-	timeline_state(&tl, sample, s);
+	sample = choose_sample(&tl, which, name);
+	if (sample >= 0)
+		timeline_state(&tl, (size_t)sample, s);
 	timeline_free(&tl);
-	return 0;
+	return sample >= 0 ? 0 : -1;
 }
 
 /* ---- writing ------------------------------------------------------------ */

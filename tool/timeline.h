@@ -38,7 +38,6 @@
 #define TIMELINE_KEY		"alloctag_timeline"
 #define TIMELINE_VALUES		5	/* bytes, calls, total bytes, total calls, peak */
 
-enum { TIMELINE_LAST = -1, TIMELINE_PEAK = -2 };	/* timeline_snapshot()'s WHICH */
 
 struct timeline_entry {
 	uint32_t site;		/* index in struct timeline's sites (not the file's id) */
@@ -82,8 +81,10 @@ void timeline_cursor_init(struct timeline_cursor *c, const struct timeline *tl);
 void timeline_cursor_seek(struct timeline_cursor *c, const struct timeline *tl, size_t sample);
 void timeline_cursor_free(struct timeline_cursor *c);
 
-/* Sample WHICH (an index, TIMELINE_LAST or TIMELINE_PEAK) of a timeline's text. */
-int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name, long which);
+/* The sample WHICH names (NULL or "last", "peak", a time from the start such
+ * as "2.5s": the last sample at or before it) of a timeline's text. */
+int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,
+		      const char *which);
 /* The same from a loaded timeline. */
 void timeline_state(const struct timeline *tl, size_t sample, struct snapshot *s);
 

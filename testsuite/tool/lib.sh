@@ -43,3 +43,15 @@ at_build() {
 		return 1
 	echo "$exe"
 }
+
+# A live directory of the test's own ($XDG_RUNTIME_DIR/alloctag), so that
+# nothing else on the machine is in the way; at_shared_live_dir puts back
+# the caller's XDG_RUNTIME_DIR.
+at_private_live_dir() {
+	AT_SAVED_XDG=${XDG_RUNTIME_DIR-unset}
+	export XDG_RUNTIME_DIR=$TWORK/$1
+	rm -rf "$XDG_RUNTIME_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+}
+at_shared_live_dir() {
+	if [ "$AT_SAVED_XDG" = unset ]; then unset XDG_RUNTIME_DIR; else export XDG_RUNTIME_DIR=$AT_SAVED_XDG; fi
+}

@@ -4,9 +4,7 @@
 . "$TOP/testsuite/tool/lib.sh"
 
 THREADS=$(at_build threads) || { fail "tool/live: build threads.c" "$THREADS"; return; }
-# Our own live directory, so that nothing else on the machine is in the way.
-export XDG_RUNTIME_DIR=$TWORK/xdg
-rm -rf "$XDG_RUNTIME_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+at_private_live_dir xdg
 
 # The sites of a full report (or snapshot), as "file:line L/C T/TC P".
 at_sites() {
@@ -88,4 +86,4 @@ at_error "tool/live: ALLOCTAG_LIVE=off" "process $pid (threads) runs with ALLOCT
 	"$AT" snapshot "$pid"
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-unset XDG_RUNTIME_DIR
+at_shared_live_dir
