@@ -152,6 +152,13 @@ check-real:
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
 
+# What the alloctag command shows a person, checked with tmux (top), headless
+# Chromium (plot's page) and go tool pprof (its profiles); installs them with
+# apt-get where missing (testsuite/tool/slow/run; about a minute).
+.PHONY: check-live
+check-live:
+	@CC=$(CC) testsuite/tool/slow/run
+
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
 # otherwise pick; tables in build/bench/results.md (bench/run; not a test,

@@ -158,8 +158,9 @@ static void put_y_axis(struct buf *b, const struct byte_axis *a)
 		double y = PLOT_BOTTOM - v / a->max * (PLOT_BOTTOM - PLOT_TOP);
 
 		label_number(label, sizeof(label), v, a->step);
-		buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			   PLOT_LEFT, y, PLOT_RIGHT, y, v == 0 ? "#888" : "#e4e4e4");
+		buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+			   "shape-rendering=\"crispEdges\"/>\n", PLOT_LEFT, y, PLOT_RIGHT, y,
+			   v == 0 ? "#888" : "#e4e4e4");
 		buf_printf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s %s</text>\n",
 			   PLOT_LEFT - 8, y + 4, label, a->name);
 	}
@@ -213,8 +214,8 @@ static void put_x_axis(struct buf *b, const struct timeline *tl)
 		double x = x_of(tl, (int64_t)(v * 1e9));
 
 		label_number(label, sizeof(label), v, step);
-		buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>\n",
-			   x, PLOT_BOTTOM, x, PLOT_BOTTOM + 5);
+		buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" "
+			   "shape-rendering=\"crispEdges\"/>\n", x, PLOT_BOTTOM, x, PLOT_BOTTOM + 5);
 		buf_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s s</text>\n", x,
 			   PLOT_BOTTOM + 20, label);
 	}
