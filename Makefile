@@ -115,6 +115,7 @@ examples: all
 		-L$(B)/examples -lnames -Wl,-rpath,'$$ORIGIN'
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/examples/demo examples/demo/demo.c examples/demo/xalloc.c
+	$(B)/alloctag-cc -O2 -Wall -o $(B)/examples/server examples/live/server.c
 
 demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"

@@ -133,7 +133,7 @@ static void page_start(struct buf *b, const char *title)
 		".legend li{display:inline-block;margin-right:18px;font-family:monospace}\n"
 		".sw{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px}\n"
 		"table{border-collapse:collapse;font-size:13px}\n"
-		"th{background:#dde3ee;text-align:right;padding:4px 8px;border-bottom:2px solid #9aa7bd}\n"
+		"th{background:#dde3ee;text-align:right;padding:4px 8px;border-bottom:2px solid #9aa7bd;white-space:nowrap}\n"
 		"th.l,td.l{text-align:left}\n"
 		"td{padding:2px 8px;text-align:right;border-bottom:1px solid #eee;font-variant-numeric:tabular-nums}\n"
 		"td.l{font-family:monospace}\n"
@@ -195,18 +195,19 @@ static size_t top_sites(const struct timeline *tl, struct series *out, size_t n)
 	return count;
 }
 
+/* The time axis runs from the start of the recording (t = 0) to the last sample. */
 static double x_of(const struct timeline *tl, int64_t t)
 {
-	int64_t span = tl->samples[tl->nsamples - 1].t - tl->samples[0].t;
+	int64_t span = tl->samples[tl->nsamples - 1].t;
 
 	if (span <= 0)
 		return (PLOT_LEFT + PLOT_RIGHT) / 2.0;
-	return PLOT_LEFT + (double)(t - tl->samples[0].t) / span * (PLOT_RIGHT - PLOT_LEFT);
+	return PLOT_LEFT + (double)t / span * (PLOT_RIGHT - PLOT_LEFT);
 }
 
 static void put_x_axis(struct buf *b, const struct timeline *tl)
 {
-	double first = tl->samples[0].t / 1e9, span = tl->samples[tl->nsamples - 1].t / 1e9 - first;
+	double first = 0, span = tl->samples[tl->nsamples - 1].t / 1e9;
 	double step = nice_step(span > 0 ? span : 1, 8);
 	char label[32];
 
