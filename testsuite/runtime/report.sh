@@ -37,6 +37,7 @@ else
 		fail report/golden "$(cat "$WORK/out.txt" "$WORK/status.txt")"
 	fi
 
+	# ALLOCTAG_REPORT=stderr: the same report on stderr, nothing on stdout.
 	(cd "$WORK" && ALLOCTAG_REPORT=stderr ./fmt 2> err.txt > stdout.txt)
 	[ "$(report_of "$WORK/err.txt")" = "$golden" ] && [ ! -s "$WORK/stdout.txt" ] &&
 		pass report/stderr || fail report/stderr "$(cat "$WORK/err.txt")"
