@@ -94,23 +94,62 @@ static void pb_packed(struct buf *b, int field, const int64_t *v, size_t n)
 	buf_free(&m);
 }
 
-/* ---- the string table --------------------------------------------------- */
+/* ---- the string table and the functions, hashed -------------------------- */
+
+/* Open addressing over indexes + 1 (0: empty); grows at half full. */
+struct index_table {
+	uint32_t *slots;
+	size_t cap;
+};
+
+static uint64_t hash_bytes(const char *s, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;	/* FNV-1a */
+	return h;
+}
 
 struct strings {
 	char **s;
 	size_t n, cap;
+	struct index_table index;
 };
+
+static void index_insert(struct index_table *t, uint64_t hash, uint32_t value)
+{
+	size_t i = hash & (t->cap - 1);
+
+	while (t->slots[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = value + 1;
+}
+
+static void strings_grow(struct strings *t)
+{
+	free(t->index.slots);
+	t->index.cap = t->index.cap ? t->index.cap * 2 : 256;
+	t->index.slots = xcalloc(t->index.cap, sizeof(*t->index.slots));
+	for (size_t k = 0; k < t->n; k++)
+		index_insert(&t->index, hash_bytes(t->s[k], strlen(t->s[k]), 0xcbf29ce484222325ull), k);
+}
 
 static int64_t intern(struct strings *t, const char *s)
 {
+	uint64_t h;
+	size_t i;
+
 	if (!s)
 		s = "";
-	for (size_t i = 0; i < t->n; i++)	/* profiles are small: sites, not samples */
-		if (!strcmp(t->s[i], s))
-			return (int64_t)i;
+	if (2 * (t->n + 1) > t->index.cap)
+		strings_grow(t);
+	h = hash_bytes(s, strlen(s), 0xcbf29ce484222325ull);
+	for (i = h & (t->index.cap - 1); t->index.slots[i]; i = (i + 1) & (t->index.cap - 1))
+		if (!strcmp(t->s[t->index.slots[i] - 1], s))
+			return t->index.slots[i] - 1;
 	if (t->n == t->cap)
 		t->s = xrealloc(t->s, (t->cap = t->cap ? t->cap * 2 : 64) * sizeof(*t->s));
 	t->s[t->n] = xstrdup(s);
+	t->index.slots[i] = t->n + 1;
 	return (int64_t)t->n++;
 }
 
@@ -155,21 +194,44 @@ static void put_mapping(struct profile *p, uint64_t id, const char *file)
 	pb_message(&p->body, PROFILE_MAPPING, &p->m);
 }
 
-/* Function ids: one per (name, file), found among the sites before I. */
-static uint64_t function_of(struct profile *p, const struct snapshot *s, size_t i, uint64_t *ids)
-{
-	const struct site *site = &s->sites[i];
+/* Function ids: one per (name, file), their string indexes hashed. */
+struct functions {
+	int64_t *key;		/* by function id - 1: name << 32 | file */
+	size_t n;
+	struct index_table index;
+};
 
-	for (size_t k = 0; k < i; k++)
-		if (!strcmp(s->sites[k].function, site->function) && !strcmp(s->sites[k].file, site->file))
-			return ids[i] = ids[k];
-	ids[i] = i + 1;
-	pb_int(&p->m, FUNCTION_ID, ids[i]);
-	pb_int(&p->m, FUNCTION_NAME, intern(&p->strings, site->function));
-	pb_int(&p->m, FUNCTION_SYSTEM_NAME, intern(&p->strings, site->function));
-	pb_int(&p->m, FUNCTION_FILENAME, intern(&p->strings, site->file));
+static uint64_t function_key_hash(int64_t key)
+{
+	return (uint64_t)key * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t function_of(struct profile *p, struct functions *f, const struct site *site)
+{
+	int64_t name = intern(&p->strings, site->function), file = intern(&p->strings, site->file);
+	int64_t key = name << 32 | file;
+	size_t i;
+
+	if (2 * (f->n + 1) > f->index.cap) {
+		free(f->index.slots);
+		f->index.cap = f->index.cap ? f->index.cap * 2 : 256;
+		f->index.slots = xcalloc(f->index.cap, sizeof(*f->index.slots));
+		for (size_t k = 0; k < f->n; k++)
+			index_insert(&f->index, function_key_hash(f->key[k]), k);
+	}
+	for (i = function_key_hash(key) & (f->index.cap - 1); f->index.slots[i];
+	     i = (i + 1) & (f->index.cap - 1))
+		if (f->key[f->index.slots[i] - 1] == key)
+			return f->index.slots[i];
+	f->key = xrealloc(f->key, (f->n + 1) * sizeof(*f->key));
+	f->key[f->n++] = key;
+	f->index.slots[i] = f->n;
+	pb_int(&p->m, FUNCTION_ID, f->n);
+	pb_int(&p->m, FUNCTION_NAME, name);
+	pb_int(&p->m, FUNCTION_SYSTEM_NAME, name);
+	pb_int(&p->m, FUNCTION_FILENAME, file);
 	pb_message(&p->body, PROFILE_FUNCTION, &p->m);
-	return ids[i];
+	return f->n;
 }
 
 static void put_location(struct profile *p, uint64_t id, uint64_t mapping, uint64_t function,
@@ -219,7 +281,7 @@ static void encode_profile(struct buf *out, const struct snapshot *s, int64_t du
 	struct profile p = { 0 };
 	const char **modules = NULL;
 	size_t nmodules = 0;
-	uint64_t *function_ids = xcalloc(s->n, sizeof(*function_ids));
+	struct functions functions = { 0 };
 	char comment[512];
 
 	intern(&p.strings, "");
@@ -236,7 +298,7 @@ static void encode_profile(struct buf *out, const struct snapshot *s, int64_t du
 		if (site_is_empty(site))
 			continue;
 		mapping = mapping_of(site->module, &modules, &nmodules);
-		function = function_of(&p, s, i, function_ids);
+		function = function_of(&p, &functions, site);
 		put_location(&p, i + 1, mapping, function, site);
 		put_sample(&p, s, i + 1, site);
 	}
@@ -263,8 +325,10 @@ static void encode_profile(struct buf *out, const struct snapshot *s, int64_t du
 		free(p.strings.s[i]);
 	}
 	free(p.strings.s);
+	free(p.strings.index.slots);
 	free(modules);
-	free(function_ids);
+	free(functions.key);
+	free(functions.index.slots);
 	buf_free(&p.body);
 	buf_free(&p.m);
 }

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "util.h"
+
+#define HUMAN_COUNT_EXACT	100000	/* counts below it are shown whole */
 
 static char error_message[1024];
 
@@ -171,17 +174,31 @@ int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* Something that is not a regular file (a terminal, a pipe, /dev/null):
+ * written in place, never replaced. */
+static int write_in_place(const char *path, const struct buf *b)
+{
+	int fd = !strcmp(path, "-") ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 || write_all(fd, b->data, b->len)) {
+		error_set("cannot write %s: %s", !strcmp(path, "-") ? "to the standard output" : path,
+			  strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int write_file(const char *path, const struct buf *b)
 {
 	char tmp[4096];
+	struct stat st;
 	int fd;
 
-	if (!strcmp(path, "-")) {
-		if (write_all(STDOUT_FILENO, b->data, b->len) == 0)
-			return 0;
-		error_set("cannot write to the standard output: %s", strerror(errno));
-		return -1;
-	}
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return write_in_place(path, b);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
 		error_set("file name too long: %s", path);
 		return -1;
@@ -225,8 +242,10 @@ char *human_count(char *out, size_t size, int64_t v)
 {
 	static const char *const units[] = { "", "k", "M", "G", "T" };
 
-	if (v > -100000 && v < 100000)
-		return scaled(out, size, v, units, 1 << 30, 1);
+	if (v > -HUMAN_COUNT_EXACT && v < HUMAN_COUNT_EXACT) {
+		snprintf(out, size, "%lld", (long long)v);
+		return out;
+	}
 	return scaled(out, size, v, units, 1000, ARRAY_SIZE(units));
 }
 

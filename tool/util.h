@@ -45,7 +45,9 @@ void buf_free(struct buf *b);
 int read_file(const char *path, struct buf *b);
 /* Write all of P to FD; -1 on error (errno kept). */
 int write_all(int fd, const void *p, size_t n);
-/* Write B to PATH (via a temporary file and rename), or to stdout for "-". */
+/* Write B to PATH: a regular file (or a new one) replaced whole, through a
+ * temporary file and rename; anything else (a pipe, a terminal) written in
+ * place; "-" is the standard output. */
 int write_file(const char *path, const struct buf *b);
 
 /* "12.3 MiB", "512 B", "-4.0 KiB": bytes for people, in OUT (>= 16 bytes). */
