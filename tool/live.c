@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -329,15 +330,44 @@ static int check_header(struct live *l)
 	return -1;
 }
 
+/* Map L's file and check its header: 0, LIVE_ABSENT (not written yet) or -1. */
+static int attach(struct live *l)
+{
+	int rc;
+
+	catch_sigbus();
+	rc = map_file(l);
+	if (rc == 0 && l->mapped < sizeof(struct counters_header)) {
+		error_set("%s: the process is starting", l->path);
+		rc = LIVE_ABSENT;
+	}
+	if (rc == 0) {
+		if (sigsetjmp(bus_jump, 1) == 0) {
+			bus_armed = 1;
+			rc = check_header(l);
+		} else {
+			error_set("%s: truncated while being read", l->path);
+			rc = -1;
+		}
+		bus_armed = 0;
+	}
+	return rc;
+}
+
+void live_init(struct live *l, long pid)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+	l->pid = pid;
+}
+
 int live_open(struct live *l, long pid)
 {
 	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
 	char refusal[1024] = "";
 	int n, fd = LIVE_ABSENT, rc;
 
-	memset(l, 0, sizeof(*l));
-	l->fd = -1;
-	l->pid = pid;
+	live_init(l, pid);
 	n = candidates(dirs, pid);
 	if (check_process(pid)) {
 		char why[1024];
@@ -363,25 +393,76 @@ int live_open(struct live *l, long pid)
 		return LIVE_ABSENT;
 	}
 	l->fd = fd;
-	catch_sigbus();
-	rc = map_file(l);
-	if (rc == 0 && l->mapped < sizeof(struct counters_header)) {
-		error_set("%s: the process is starting", l->path);
-		rc = LIVE_ABSENT;
-	}
-	if (rc == 0) {
-		if (sigsetjmp(bus_jump, 1) == 0) {
-			bus_armed = 1;
-			rc = check_header(l);
-		} else {
-			error_set("%s: truncated while being read", l->path);
-			rc = -1;
-		}
-		bus_armed = 0;
-	}
+	rc = attach(l);
 	if (rc)
 		live_close(l);
 	return rc;
+}
+
+/* PID's file, ours, whatever its lock (it may not be taken yet): an fd, or
+ * LIVE_ABSENT, or -1 (refused). */
+static int find_file(struct live *l, long pid)
+{
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX], name[32];
+	int n = candidates(dirs, pid), fd = LIVE_ABSENT;
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%ld", pid);
+	for (int i = 0; i < n && fd < 0; i++) {
+		int dirfd = open_live_dir(dirs[i]);
+
+		if (dirfd < 0)
+			continue;
+		if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dirs[i], name) < sizeof(l->path))
+			fd = open_nofollow(dirfd, name, l->path, O_RDONLY);
+		if (fd >= 0 && (fstat(fd, &st) || check_owned(&st, l->path, S_IFREG, "regular file"))) {
+			close(fd);
+			fd = -1;
+		}
+		close(dirfd);
+		if (fd == -1)
+			return -1;
+	}
+	return fd;
+}
+
+int live_open_child(struct live *l, long pid, int64_t not_before_ns)
+{
+	const struct counters_header *h;
+	int rc;
+
+	if (l->fd < 0) {
+		int fd = find_file(l, pid);
+
+		if (fd < 0)
+			return fd;
+		l->fd = fd;
+	}
+	rc = attach(l);
+	if (rc)
+		return rc == LIVE_ABSENT ? LIVE_ABSENT : (live_close(l), -1);
+	h = (const void *)l->base;
+	if (h->start_ns < not_before_ns) {	/* a stale file of an earlier process of that pid */
+		live_close(l);
+		return LIVE_ABSENT;
+	}
+	return 0;
+}
+
+int live_watch_dir(void)
+{
+	char path[LIVE_PATH_MAX];
+	int dirfd = live_dir_open(path, sizeof(path), LIVE_DIR_MAKE), fd;
+
+	if (dirfd < 0)
+		return -1;
+	close(dirfd);
+	fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (fd >= 0 && inotify_add_watch(fd, path, IN_CREATE | IN_MOVED_TO) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 /* The strings of site ID, from L's cache or read once into it. */
@@ -515,6 +596,8 @@ int live_exited(struct live *l)
 
 void live_close(struct live *l)
 {
+	if (l->fd < 0 && !l->base && !l->known)
+		return;
 	for (size_t i = 0; i < l->nknown; i++)
 		site_clear(&l->known[i]);
 	free(l->known);

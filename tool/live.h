@@ -46,6 +46,19 @@ enum { LIVE_ABSENT = -2 };	/* live_open(): no live file (yet) */
 /* Find, check and map PID's live file: 0, LIVE_ABSENT (no file, or not
  * ready yet) or -1 (refused, corrupt, another user's...), the error set. */
 int live_open(struct live *l, long pid);
+/* For a process this one starts (record -- CMD), whose file may not exist
+ * yet, or not be ready: call live_init(), make the child, then call
+ * live_open_child() until it gives 0 (ready) or -1 (refused, corrupt).  On
+ * LIVE_ABSENT, L keeps the file open if it found it, so that a child that
+ * ends at once can still be read.  A file whose counters began before
+ * NOT_BEFORE_NS is a stale one of an earlier process of that pid. */
+void live_init(struct live *l, long pid);
+int live_open_child(struct live *l, long pid, int64_t not_before_ns);
+/* An inotify descriptor that wakes up when a live file is made in the
+ * directory our children's runtime will use (made now if missing, as the
+ * runtime would), or -1: then poll. */
+int live_watch_dir(void);
+
 /* The counters now (remapping if they grew); -1 with the error set.  The
  * sites' strings belong to L (S->borrowed): S must not outlive it. */
 int live_read(struct live *l, struct snapshot *s);

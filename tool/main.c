@@ -23,7 +23,7 @@ static const struct command {
 	const char *args;
 	const char *what;
 } commands[] = {
-	{ "top", cmd_top, "[-d SECONDS] [-s KEY] [-f TEXT] [-n COUNT] [PID | /proc/allocinfo | FILE]",
+	{ "top", cmd_top, "[-d SECONDS] [-s KEY] [-f TEXT] [-n COUNT] [-b] [PID | /proc/allocinfo | FILE]",
 	  "a refreshing view of the sites (q quits, h lists the keys)" },
 	{ "snapshot", cmd_snapshot, "[-f allocinfo|full|json] [-o FILE] (PID | REPORT | TIMELINE)",
 	  "the report now, in the runtime's formats" },

@@ -15,7 +15,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,8 @@
 
 #define DEFAULT_INTERVAL_NS	100000000LL	/* 10 samples a second */
 #define DEFAULT_MAX_BYTES	(16LL << 20)
-#define WAIT_POLL_NS		1000000LL	/* looking for a new process's live file */
+#define WAIT_POLL_NS		10000000LL	/* looking for a new process's live file */
+#define START_SLACK_NS		1000000000LL	/* clocks: the child's runtime began after us */
 #define WAIT_NOTE_NS		2000000000LL	/* ... and saying so after this long */
 
 static volatile sig_atomic_t stop_requested;
@@ -106,17 +109,29 @@ static void sleep_until(int64_t when)
 
 /* ---- the process to record ---------------------------------------------- */
 
+/* CMD started; one line and exit if it cannot be (exec's errno comes back
+ * through a pipe that a successful exec closes). */
 static pid_t start_command(char **argv)
 {
-	pid_t pid = fork();
+	int pipefd[2], err = 0;
+	pid_t pid;
 
-	if (pid < 0)
+	if (pipe2(pipefd, O_CLOEXEC) || (pid = fork()) < 0)
 		fail("cannot start %s: %s", argv[0], strerror(errno));
 	if (pid == 0) {
+		close(pipefd[0]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "alloctag: cannot run %s: %s\n", argv[0], strerror(errno));
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
 		_exit(127);
 	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		fail("cannot run %s: %s", argv[0], strerror(err));
+	}
+	close(pipefd[0]);
 	return pid;
 }
 
@@ -128,33 +143,48 @@ static int exit_code(int status)
 /* A child that ended before its live file could be read: say why, end as it did. */
 static _Noreturn void child_ended_early(const char *cmd, pid_t child, int status)
 {
-	fail("%s (pid %ld) %s before its live counters could be read: it does not run with the "
-	     "alloctag runtime (build it with alloctag-cc), runs with ALLOCTAG_LIVE=off, or ended "
-	     "within milliseconds", cmd, (long)child,
+	fail("%s (pid %ld) %s with no live counters: it does not run with the alloctag runtime "
+	     "(build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off", cmd, (long)child,
 	     WIFEXITED(status) ? "exited" : "was killed");
 }
 
-/* Wait for CHILD's live file (it appears when its runtime starts). */
-static void open_child(struct live *l, const char *cmd, pid_t child)
+/* Wait for CHILD's live file (it appears when its runtime starts), woken by
+ * WATCH (inotify) when it can be, so that a short program is caught.  If the
+ * child ends meanwhile: *STATUS, and 1 (it is reaped) if its file could still
+ * be read, else one line and exit. */
+static int open_child(struct live *l, const char *cmd, pid_t child, int watch, int64_t started_ns,
+		      int *status)
 {
 	int64_t start = now_ns(CLOCK_MONOTONIC);
-	int noted = 0, status;
+	int noted = 0;
 
 	for (;;) {
-		int rc = live_open(l, child);
+		int rc = live_open_child(l, child, started_ns - START_SLACK_NS);
+		char events[4096];
 
 		if (rc == 0)
-			return;
+			return 0;
 		if (rc != LIVE_ABSENT)
 			fail_error();
-		if (waitpid(child, &status, WNOHANG) == child)
-			child_ended_early(cmd, child, status);
+		if (waitpid(child, status, WNOHANG) == child) {
+			if (live_open_child(l, child, started_ns - START_SLACK_NS) == 0)
+				return 1;
+			child_ended_early(cmd, child, *status);
+		}
 		if (!noted && now_ns(CLOCK_MONOTONIC) - start > WAIT_NOTE_NS) {
 			fprintf(stderr, "alloctag: waiting for the live counters of %s (pid %ld): is it "
 				"built with alloctag-cc?\n", cmd, (long)child);
 			noted = 1;
 		}
-		sleep_until(now_ns(CLOCK_MONOTONIC) + WAIT_POLL_NS);
+		if (watch >= 0) {
+			struct pollfd pfd = { watch, POLLIN, 0 };
+
+			if (poll(&pfd, 1, WAIT_POLL_NS / 1000000) > 0)
+				while (read(watch, events, sizeof(events)) > 0)
+					;
+		} else {
+			sleep_until(now_ns(CLOCK_MONOTONIC) + WAIT_POLL_NS);
+		}
 	}
 }
 
@@ -222,7 +252,7 @@ int cmd_record(int argc, char **argv)
 	struct snapshot first;
 	pid_t child = 0;
 	long pid;
-	int c, status = 0;
+	int c, status = 0, with_command = 0;
 
 	while ((c = getopt_long(argc, argv, "+i:o:m:", options, NULL)) != -1) {
 		if (c == 'i' && (interval = parse_duration(optarg)) < 1000000)
@@ -240,11 +270,19 @@ int cmd_record(int argc, char **argv)
 
 		if (live && !strcmp(live, "off"))
 			fail("ALLOCTAG_LIVE=off is set: %s would have no live counters to record", argv[optind]);
+		int watch = live_watch_dir();
+		int64_t started = now_ns(CLOCK_REALTIME);
+
 		cmd = argv[optind];
+		with_command = 1;
 		handle_signals(1);
 		child = start_command(argv + optind);
 		pid = child;
-		open_child(&r.live, cmd, child);
+		live_init(&r.live, child);
+		if (open_child(&r.live, cmd, child, watch, started, &status))
+			child = 0;	/* reaped already: its counters are final */
+		if (watch >= 0)
+			close(watch);
 	} else if (optind == argc - 1 && is_pid_argument(argv[optind], &pid)) {
 		cmd = argv[optind];
 		handle_signals(0);
@@ -268,5 +306,5 @@ int cmd_record(int argc, char **argv)
 		fail_error();
 	fprintf(stderr, "alloctag: %zu samples of %s (pid %ld) in %s\n", r.written, cmd, pid, output);
 	live_close(&r.live);
-	return child ? exit_code(status) : 0;
+	return with_command ? exit_code(status) : 0;
 }

@@ -2,6 +2,7 @@
 # converges to its exit report; snapshot, ps, top and pprof of a live
 # process; record's bounded timeline; ALLOCTAG_LIVE=off.
 . "$TOP/testsuite/tool/lib.sh"
+shopt -s extglob
 
 THREADS=$(at_build threads) || { fail "tool/live: build threads.c" "$THREADS"; return; }
 at_private_live_dir xdg
@@ -36,6 +37,19 @@ at_converges() {
 
 at_converges "tool/live: record -- a multi-threaded program, last sample = exit report" \
 	threads -i 20ms -o "$TWORK/threads.timeline" -- "$THREADS" 40 5
+
+# A program that ends at once is still caught (inotify, and the file kept open).
+at_converges "tool/live: record -- a program that ends at once" \
+	short -o "$TWORK/short.timeline" -- "$THREADS" 1 0
+at_error "tool/live: record -- a command that cannot run" "cannot run $TWORK/none: No such file or directory" \
+	"$AT" record -o "$TWORK/none.timeline" -- "$TWORK/none"
+err=$("$AT" record -o "$TWORK/none.timeline" -- true 2>&1 >/dev/null)
+rc=$?
+if [ $rc = 2 ] && [[ $err == "alloctag: true (pid "+([0-9])") exited with no live counters: it does not run with the alloctag runtime (build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off" ]]; then
+	pass "tool/live: record -- a program without the runtime"
+else
+	fail "tool/live: record -- a program without the runtime" "status $rc" "$err"
+fi
 
 # Thinning: a file of at most 64 KiB for 2000 samples; stride doubled.
 at_converges "tool/live: a bounded timeline keeps the exit report" \
