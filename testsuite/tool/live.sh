@@ -12,20 +12,19 @@ at_sites() {
 	awk 'NR > 2 && !/^#/ { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
 }
 
-# record -- CMD: the last sample is the exit report, exactly; and every
-# counter only grows from sample to sample (total calls).
+# at_converges NAME BASE RECORD-ARGS...: the last sample of the timeline
+# record writes (TWORK/BASE.timeline) is the exit report, exactly.
 at_converges() {
-	local name=$1 tl=$TWORK/$2.timeline report=$TWORK/$2.report out
+	local name=$1 tl=$TWORK/$2.timeline report=$TWORK/$2.report last=$TWORK/$2.last out
 	shift 2
 	rm -f "$tl" "$report"
 	if ! out=$(ALLOCTAG_FORMAT=full ALLOCTAG_REPORT=$report "$AT" record "$@" 2>&1); then
 		fail "$name" "record failed" "$out"
 		return
 	fi
-	"$AT" snapshot -f full "$tl" > "$TWORK/$2.last" || { fail "$name" "no last sample"; return; }
-	if [ "$(at_sites "$report")" != "$(at_sites "$TWORK/$2.last")" ]; then
-		fail "$name" "last sample and exit report differ:" \
-			"$(diff <(at_sites "$report") <(at_sites "$TWORK/$2.last"))"
+	"$AT" snapshot -f full "$tl" > "$last" || { fail "$name" "no last sample"; return; }
+	if [ "$(at_sites "$report")" != "$(at_sites "$last")" ]; then
+		fail "$name" "last sample and exit report differ:" "$(diff <(at_sites "$report") <(at_sites "$last"))"
 		return
 	fi
 	if ! tail -n 1 "$tl" | grep -q '"exited": true'; then
