@@ -122,36 +122,56 @@ static inline void *account(void *p, struct counters_slot *s, size_t n)
 	return p;
 }
 
-/* What a block of this runtime is made of, read from its trailer. */
+/* A block of this runtime, as its chunk and trailer say. */
 struct block {
+	size_t k;			/* its class if it may be cached, else 0 */
 	size_t usable;
 	uint64_t *trailer;
-	struct counters_slot *slot;
-	size_t size;			/* asked for */
+	uint64_t word;			/* the trailer's value */
 };
 
+static inline struct counters_slot *block_slot(const struct block *b)
+{
+	return trailer_slot(b->word);
+}
+
+static inline size_t block_size(const struct block *b)
+{
+	return trailer_size(b->trailer, b->word, b->usable);
+}
+
+/* Whether P is a small heap block of this runtime, in use (the fast paths'). */
+static inline int small_block(void *p, struct block *b)
+{
+	b->k = field_class(chunk_field(p));
+	if (unlikely(!b->k))
+		return 0;
+	b->usable = heap_usable(class_chunk(b->k));
+	b->trailer = trailer_at(p, b->usable);
+	b->word = *b->trailer;
+	return trailer_valid(p, b->word);
+}
+
 /*
- * Whether P is a block of this runtime, in use: then B says what it is.
- * A pointer whose size field glibc would not take is not read further.
+ * Whether P is any block of this runtime, in use.  A pointer whose size
+ * field glibc would not take is not read further; a block in a cache is a
+ * heap error.
  */
-static int block_of(void *p, struct block *b)
+static int any_block(void *p, struct block *b)
 {
 	size_t field = chunk_field(p);
-	uint64_t word;
 
 	if (!field_plausible(p, field))
 		return 0;
+	b->k = field_class(field);
 	b->usable = field_usable(field);
 	b->trailer = trailer_at(p, b->usable);
-	word = *b->trailer;
-	if (!trailer_valid(p, word)) {
-		if (word == trailer_cached(p))
-			alloctag_heap_error("double free or use of a freed block", p);
-		return 0;
-	}
-	b->slot = trailer_slot(word);
-	b->size = trailer_size(b->trailer, word, b->usable);
-	return 1;
+	b->word = *b->trailer;
+	if (trailer_valid(p, b->word))
+		return 1;
+	if (b->k && trailer_was_cached(p, b->word))
+		alloctag_heap_error("double free or use of a freed block", p);
+	return 0;
 }
 
 static int too_big(size_t n)
@@ -221,21 +241,38 @@ EXPORT void *malloc(size_t n)
 	if (unlikely(!p))
 		return malloc_uncached(s, n, k);
 	charge(s, n);
-	trailer_write(p, heap_usable(class_chunk(k)), s, n);
+	trailer_write_small(p, k, s, n);
 	return p;
 }
 
-/* Keep a freed chunk of class K (0: not cacheable), or give it to glibc. */
-static inline void release(struct thread_state *t, void *p, size_t k, size_t usable)
+/* The cache is full: more of the budget for it, or small block P to glibc. */
+static __attribute__((noinline)) void release_full(struct thread_state *t, void *p)
 {
-	if (k && cache_enter(t)) {
-		int kept = cache_keep(t, p, k);
+	struct block b = { 0 };
+
+	small_block(p, &b);
+	if (alloctag_cache_reserve(t) && cache_enter(t)) {
+		int kept = cache_keep(t, p, b.k, b.word);
 
 		cache_leave(t);
 		if (kept)
 			return;
 	}
-	alloctag_give_back(p, usable);
+	alloctag_give_back(p, b.usable);
+}
+
+/* Keep a freed block, if it may be cached, or give it to glibc. */
+static inline void release(struct thread_state *t, void *p, const struct block *b)
+{
+	if (b->k && cache_enter(t)) {
+		int kept = cache_keep(t, p, b->k, b->word);
+
+		cache_leave(t);
+		if (likely(kept))
+			return;
+		return release_full(t, p);
+	}
+	alloctag_give_back(p, b->usable);
 }
 
 /* Large and mmapped blocks, frees by another thread, pointers glibc made. */
@@ -244,12 +281,12 @@ static __attribute__((noinline)) void free_slow(void *p)
 	struct thread_state *t = alloctag_self;
 	struct block b;
 
-	if (!block_of(p, &b)) {
+	if (!any_block(p, &b)) {
 		__libc_free(p);		/* glibc's, or glibc says what is wrong with it */
 		return;
 	}
-	uncharge(b.slot, b.size, t);
-	release(t, p, field_class(chunk_field(p)), b.usable);
+	uncharge(block_slot(&b), block_size(&b), t);
+	release(t, p, &b);
 }
 
 /*
@@ -261,26 +298,22 @@ EXPORT void free(void *p)
 {
 	struct thread_state *t = alloctag_self;
 	struct counters_slot *s;
-	uint64_t word, *trailer;
-	size_t k, usable;
+	struct block b;
 
 	if (unlikely(!p))
 		return;
-	k = field_class(chunk_field(p));
-	if (unlikely(!k))
+	if (unlikely(!small_block(p, &b)))
 		return free_slow(p);
-	usable = heap_usable(class_chunk(k));
-	trailer = trailer_at(p, usable);
-	word = *trailer;
-	if (unlikely(!trailer_valid(p, word)))
-		return free_slow(p);
-	s = trailer_slot(word);
+	s = block_slot(&b);
 	if (unlikely(s->thread != t->number))
 		return free_slow(p);
-	bump(&s->live, -(int64_t)trailer_size(trailer, word, usable));
+	bump(&s->live, -(int64_t)block_size(&b));
 	bump_release(&s->freed_calls, 1);
-	release(t, p, k, usable);
+	release(t, p, &b);
 }
+
+/* This free(), whatever the program's free() is (live.c compares them). */
+void alloctag_own_free(void *p) INTERNAL __attribute__((alias("free"), copy(free)));
 
 EXPORT void *calloc(size_t count, size_t size)
 {
@@ -325,17 +358,19 @@ static void *alloc_aligned(size_t align, size_t n)
 static void *resize(void *p, const struct block *b, size_t n)
 {
 	struct thread_state *t = alloctag_self;
-	size_t field = chunk_field(p), k = field_class(field), moved_k;
+	size_t k = n <= SMALL_MAX ? small_class(n) : 0;
 	void *moved;
 
-	if (n <= SMALL_MAX && k && (moved_k = small_class(n)) == k)
+	if (k && k == b->k)
 		return p;			/* the chunk glibc would give */
-	if (n <= SMALL_MAX && k && cache_enter(t)) {
-		moved = cache_take(t, moved_k);
+	if (k && b->k && cache_enter(t)) {
+		moved = cache_take(t, k);
 		cache_leave(t);
 		if (moved) {
-			memcpy(moved, p, b->size < n ? b->size : n);
-			release(t, p, k, b->usable);
+			size_t old_n = block_size(b);
+
+			memcpy(moved, p, old_n < n ? old_n : n);
+			release(t, p, b);
 			return moved;
 		}
 	}
@@ -343,13 +378,14 @@ static void *resize(void *p, const struct block *b, size_t n)
 }
 
 /* realloc() of a block: P is not NULL. */
-static __attribute__((noinline)) void *realloc_block(void *p, size_t n)
+static __attribute__((noinline)) void *realloc_slow(void *p, size_t n)
 {
-	struct counters_slot *s;
+	struct counters_slot *s, *old_slot;
 	struct block b;
+	size_t old_n;
 	void *moved;
 
-	if (!block_of(p, &b)) {
+	if (!any_block(p, &b)) {
 		/* glibc's block (or glibc says what is wrong with it): ours from now on */
 		if (n == 0 || too_big(n))
 			return n == 0 ? __libc_realloc(p, 0) : NULL;
@@ -364,20 +400,70 @@ static __attribute__((noinline)) void *realloc_block(void *p, size_t n)
 	if (too_big(n))
 		return NULL;
 	s = current_slot();
+	old_slot = block_slot(&b);
+	old_n = block_size(&b);
 	moved = resize(p, &b, n);
 	if (!moved)
 		return NULL;
 	/* Uncharged where it was charged, charged to this call's site. */
-	uncharge(b.slot, b.size, alloctag_self);
+	uncharge(old_slot, old_n, alloctag_self);
 	return account(moved, s, n);
 }
 
-/* realloc(NULL, n), as common as malloc in some programs, is malloc's fast path. */
+/*
+ * A small block of this thread's, B, moved to a chunk of class K for N
+ * bytes charged to S: a cached chunk, or glibc's.
+ */
+static __attribute__((noinline)) void *realloc_move(struct thread_state *t, void *p,
+						    struct block *b, struct counters_slot *s,
+						    size_t n)
+{
+	size_t k = small_class(n), old_n = block_size(b);
+	struct counters_slot *old_slot = block_slot(b);
+	void *moved = NULL;
+
+	if (cache_enter(t)) {
+		moved = cache_take(t, k);
+		cache_leave(t);
+	}
+	if (!moved && !(moved = __libc_malloc(class_request(k))))
+		return NULL;
+	memcpy(moved, p, old_n < n ? old_n : n);
+	bump(&old_slot->live, -(int64_t)old_n);
+	bump_release(&old_slot->freed_calls, 1);
+	release(t, p, b);
+	charge(s, n);
+	trailer_write(moved, field_usable(chunk_field(moved)), s, n);
+	return moved;
+}
+
+/*
+ * realloc(NULL, n), as common as malloc in some programs, is malloc's fast
+ * path.  The fast path: a small block of this thread's, to stay small: in
+ * its chunk if its class does not change, else moved.  Anything else is
+ * realloc_slow()'s.
+ */
 EXPORT void *realloc(void *p, size_t n)
 {
+	struct thread_state *t = alloctag_self;
+	struct counters_slot *s, *old_slot;
+	struct block b;
+
 	if (!p)
 		return malloc(n);
-	return realloc_block(p, n);
+	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!small_block(p, &b)) ||
+	    unlikely(!(s = known_slot(t))))
+		return realloc_slow(p, n);
+	old_slot = block_slot(&b);
+	if (unlikely(old_slot->thread != t->number))
+		return realloc_slow(p, n);
+	if (small_class(n) != b.k)
+		return realloc_move(t, p, &b, s, n);
+	bump(&old_slot->live, -(int64_t)block_size(&b));
+	bump_release(&old_slot->freed_calls, 1);
+	charge(s, n);
+	trailer_write(p, b.usable, s, n);
+	return p;
 }
 
 EXPORT void *reallocarray(void *p, size_t count, size_t size)
@@ -461,9 +547,9 @@ EXPORT size_t malloc_usable_size(void *p)
 
 	if (!p)
 		return 0;
-	if (!block_of(p, &b))
+	if (!any_block(p, &b))
 		return field_plausible(p, chunk_field(p)) ? field_usable(chunk_field(p)) : 0;
-	return trailer_capacity(*b.trailer, b.usable);
+	return trailer_capacity(b.word, b.usable);
 }
 
 /* C23's sized frees: the size is the runtime's to know. */

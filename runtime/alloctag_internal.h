@@ -85,6 +85,7 @@ struct thread_state {
 	_Atomic uint32_t busy;		/* the owner is in a cache operation */
 	_Atomic uint32_t steal;		/* a thief waits to take the cache */
 	_Atomic size_t cache_bytes;	/* chunk bytes in the cache */
+	size_t cache_limit;		/* of the budget, reserved for this cache */
 	void *bins[SMALL_CLASSES];
 	/* slow paths */
 	uint64_t slot_chunk;		/* offset of the chunk new slots come from */
@@ -98,12 +99,12 @@ struct thread_state {
 
 /* alloctag.c */
 extern __thread struct thread_state *alloctag_self TLS_IE INTERNAL;
+void alloctag_own_free(void *p) INTERNAL;
 
 /* cache.c */
-extern _Atomic size_t alloctag_cache_cap INTERNAL;
 void alloctag_cache_flush(struct thread_state *t) INTERNAL;
+int alloctag_cache_reserve(struct thread_state *t) INTERNAL;
 void alloctag_cache_miss(struct thread_state *t) INTERNAL;
-void alloctag_cache_thread_count(int delta) INTERNAL;
 void alloctag_cache_trim_all(void) INTERNAL;
 void alloctag_cache_init(void) INTERNAL;
 void alloctag_cache_after_fork(struct thread_state *self) INTERNAL;

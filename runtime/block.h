@@ -12,16 +12,17 @@
  *   usable:  the chunk's size - 8 in a heap (the next chunk's prev_size is
  *            part of it), - 16 when mmapped (what malloc_usable_size says)
  *   trailer: slot | delta | check << 48, at p + usable - 8
- *     slot   the struct counters_slot charged (64-byte aligned, below 2^48)
+ *     slot   the struct counters_slot charged (64-byte aligned, below 2^47)
  *     delta  usable - 8 - n when below DELTA_FAR (always, in a heap: glibc
  *            rounds requests to 16 bytes and splits off remainders of
  *            MIN_CHUNK or more); DELTA_FAR: n is in the 8 bytes before
  *     check  16 bits of a keyed hash of p, slot and delta: a pointer glibc
  *            made, a pointer into a block, or a trailer overwritten by the
  *            caller does not pass it but once in 32768
- *   A freed block kept in a thread's cache has the trailer CACHED (slot 0,
- *   check of p) and, at p, the next cached block: freeing it again is a
- *   double free, which no other block's trailer can look like.
+ *   A freed block kept in a thread's cache has its trailer with CACHED_BIT
+ *   flipped (a bit no slot address has) and, at p, the next cached block:
+ *   freeing it again is a double free, which no other block's trailer
+ *   looks like but once in 32768.
  *
  * A block asks glibc for n + TRAILER bytes: as glibc rounds requests up to
  * 16, the trailer costs nothing in 8 requests of 16 and 16 bytes in the rest.
@@ -50,6 +51,7 @@ _Static_assert(sizeof(size_t) == 8, "the trailer and glibc's chunk layout are fo
 #define PAYLOAD_BITS		48
 #define PAYLOAD_MASK		(((uint64_t)1 << PAYLOAD_BITS) - 1)
 #define SLOT_MASK		(PAYLOAD_MASK & ~(uint64_t)DELTA_FAR)
+#define CACHED_BIT		((uint64_t)1 << (PAYLOAD_BITS - 1))
 
 /*
  * Small blocks are cached by the size of their chunk: class k is a chunk of
@@ -109,11 +111,11 @@ static inline size_t field_usable(size_t field)
  */
 static inline size_t field_class(size_t field)
 {
-	size_t chunk = field & ~(PREV_INUSE | NON_MAIN_ARENA);
+	size_t k = field >> CLASS_SHIFT;
 
-	if (chunk - MIN_CHUNK > SMALL_CHUNK_MAX - MIN_CHUNK || chunk % CHUNK_ALIGN)
+	if ((field & (IS_MMAPPED | SIZE_SZ)) || k - MIN_CHUNK / CHUNK_ALIGN > SMALL_CLASSES - 1 - MIN_CHUNK / CHUNK_ALIGN)
 		return 0;
-	return chunk >> CLASS_SHIFT;
+	return k;
 }
 
 /*
@@ -133,14 +135,16 @@ static inline uint64_t *trailer_at(void *p, size_t usable)
 	return (uint64_t *)((char *)p + usable - TRAILER);
 }
 
+/* Random and odd, made once per process (process.c). */
 extern uint64_t alloctag_trailer_key __attribute__((visibility("hidden")));
 
-/* 16 bits of a keyed hash of the block's address and the payload; never 0. */
+/*
+ * 16 bits of a keyed hash of the block's address and the payload; never 0,
+ * so that a trailer of zeros is never valid.
+ */
 static inline uint64_t trailer_check(const void *p, uint64_t payload)
 {
-	uint64_t h = ((uintptr_t)p ^ payload ^ alloctag_trailer_key) * 0x9e3779b97f4a7c15ull;
-
-	return (h >> PAYLOAD_BITS) | 1;
+	return (((uintptr_t)p ^ payload) * alloctag_trailer_key) >> PAYLOAD_BITS | 1;
 }
 
 static inline uint64_t trailer_make(const void *p, const void *slot, size_t delta)
@@ -153,14 +157,19 @@ static inline uint64_t trailer_make(const void *p, const void *slot, size_t delt
 /* A trailer the runtime wrote for P, for a block in use. */
 static inline int trailer_valid(const void *p, uint64_t word)
 {
-	uint64_t payload = word & PAYLOAD_MASK;
-
-	return (payload & SLOT_MASK) && word >> PAYLOAD_BITS == trailer_check(p, payload);
+	return word >> PAYLOAD_BITS == trailer_check(p, word & PAYLOAD_MASK);
 }
 
-static inline uint64_t trailer_cached(const void *p)
+/* The trailer of a block in a cache, from the one it had in use. */
+static inline uint64_t trailer_cached(uint64_t word)
 {
-	return trailer_check(p, 0) << PAYLOAD_BITS;
+	return word ^ CACHED_BIT;
+}
+
+/* A trailer that was valid when its block went into a cache. */
+static inline int trailer_was_cached(const void *p, uint64_t word)
+{
+	return trailer_valid(p, word ^ CACHED_BIT);
 }
 
 static inline void *trailer_slot(uint64_t word)
@@ -187,6 +196,17 @@ static inline void trailer_write(void *p, size_t usable, const void *slot, size_
 		delta = DELTA_FAR;
 	}
 	*t = trailer_make(p, slot, delta);
+}
+
+/*
+ * The same for a chunk of class K, whose slack is below DELTA_FAR: the
+ * fast paths' (a class holds k * 16 - 16 bytes, N is at least k * 16 - 31).
+ */
+static inline void trailer_write_small(void *p, size_t k, const void *slot, size_t n)
+{
+	size_t usable = heap_usable(class_chunk(k));
+
+	*trailer_at(p, usable) = trailer_make(p, slot, usable - TRAILER - n);
 }
 
 /* What a caller may use of a block: all but the trailer (and the size before it). */

@@ -6,10 +6,13 @@
  * A malloc/free pair that finds a block in its thread's cache does not
  * enter glibc: that pays for the accounting (bench/RESULTS.md).  The memory
  * the caches hold is bounded and given back:
- *   - a thread keeps up to alloctag_cache_cap bytes of chunks: CACHE_MAX
- *     alone, CACHE_BUDGET shared among the live threads, never less than
- *     CACHE_MIN; a free past the cap goes to glibc (one block, no flush);
- *   - a thread's cache goes back to glibc when the thread exits;
+ *   - all caches together hold at most CACHE_BUDGET bytes of chunks, and
+ *     one at most CACHE_MAX: a thread reserves its share of the budget
+ *     RESERVE_STEP bytes at a time, as its cache grows; a free that finds
+ *     no room (its thread at CACHE_MAX, or the budget taken) goes to glibc,
+ *     one block, no flush;
+ *   - a thread's cache and its reservation go back when the thread exits,
+ *     and the reservation it does not use when it misses its cache;
  *   - malloc_trim() empties every thread's cache, then trims glibc's heap;
  *   - a cache unchanged for IDLE_NS is taken back by a thread that misses
  *     its own cache (every RECLAIM_MISSES misses it looks at the others).
@@ -28,16 +31,15 @@
 
 extern void __libc_free(void *);
 
-#define CACHE_MAX	((size_t)4 << 20)	/* one thread alone (Lua's GC bursts) */
+#define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
 #define CACHE_BUDGET	((size_t)32 << 20)	/* all threads together */
-#define CACHE_MIN	((size_t)64 << 10)
+#define RESERVE_STEP	((size_t)64 << 10)
 #define RECLAIM_MISSES	4096u
 #define IDLE_NS		1000000000ll
 #define STEAL_SPINS	1000		/* waiting for a busy owner: then yield */
 #define STEAL_YIELDS	100		/* then give up */
 
-_Atomic size_t alloctag_cache_cap = CACHE_MAX;
-static _Atomic int live_threads;
+static _Atomic size_t unreserved = CACHE_BUDGET;	/* of the budget */
 static int can_steal;			/* membarrier registered */
 static pthread_mutex_t reclaim_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -46,6 +48,37 @@ void alloctag_give_back(void *p, size_t usable)
 {
 	*trailer_at(p, usable) = 0;
 	__libc_free(p);
+}
+
+/*
+ * T's cache full: RESERVE_STEP more of the budget for it, if the budget and
+ * CACHE_MAX allow.  1 if reserved.
+ */
+int alloctag_cache_reserve(struct thread_state *t)
+{
+	size_t left = load_relaxed(&unreserved);
+
+	if (t == &alloctag_boot_state || t->cache_limit + RESERVE_STEP > CACHE_MAX)
+		return 0;
+	do {
+		if (left < RESERVE_STEP)
+			return 0;
+	} while (!atomic_compare_exchange_weak_explicit(&unreserved, &left, left - RESERVE_STEP,
+							memory_order_relaxed, memory_order_relaxed));
+	t->cache_limit += RESERVE_STEP;
+	return 1;
+}
+
+/* What T reserved beyond KEEP bytes, back to the budget. */
+static void unreserve(struct thread_state *t, size_t keep)
+{
+	size_t extra;
+
+	if (t->cache_limit <= keep)
+		return;
+	extra = (t->cache_limit - keep) / RESERVE_STEP * RESERVE_STEP;
+	t->cache_limit -= extra;
+	add_relaxed(&unreserved, extra);
 }
 
 /* The bins, taken: what cache_flush gives back. */
@@ -60,6 +93,7 @@ static void take_all(struct thread_state *t, struct taken *out)
 		t->bins[k] = NULL;
 	}
 	store_relaxed(&t->cache_bytes, 0);
+	unreserve(t, 0);
 }
 
 static void give_back_all(struct taken *taken)
@@ -153,26 +187,21 @@ static void reclaim_idle(struct thread_state *self)
 	pthread_mutex_unlock(&reclaim_lock);
 }
 
-/* T missed its cache: now and then, other threads' idle caches are taken back. */
+/*
+ * T missed its cache: the budget it reserved and does not use goes back;
+ * now and then, other threads' idle caches are taken back.
+ */
 void alloctag_cache_miss(struct thread_state *t)
 {
 	if (++t->misses < RECLAIM_MISSES)
 		return;
 	t->misses = 0;
+	if (cache_enter(t)) {
+		unreserve(t, load_relaxed(&t->cache_bytes) + RESERVE_STEP);
+		cache_leave(t);
+	}
 	if (can_steal)
 		reclaim_idle(t);
-}
-
-void alloctag_cache_thread_count(int delta)
-{
-	int n = atomic_fetch_add_explicit(&live_threads, delta, memory_order_relaxed) + delta;
-	size_t cap = n > 0 ? CACHE_BUDGET / n : CACHE_MAX;
-
-	if (cap > CACHE_MAX)
-		cap = CACHE_MAX;
-	if (cap < CACHE_MIN)
-		cap = CACHE_MIN;
-	store_relaxed(&alloctag_cache_cap, cap);
 }
 
 void alloctag_cache_trim_all(void)
@@ -205,13 +234,13 @@ void alloctag_cache_after_fork(struct thread_state *self)
 		for (size_t k = 0; k < SMALL_CLASSES; k++)
 			t->bins[k] = NULL;
 		store_relaxed(&t->cache_bytes, 0);
+		t->cache_limit = 0;
 		store_relaxed(&t->busy, 0);
 		store_relaxed(&t->steal, 0);
 		pthread_mutex_init(&t->steal_lock, NULL);
 	}
 	pthread_mutex_init(&reclaim_lock, NULL);
-	store_relaxed(&live_threads, self != &alloctag_boot_state);
-	alloctag_cache_thread_count(0);
+	store_relaxed(&unreserved, CACHE_BUDGET - self->cache_limit);
 	alloctag_cache_init();
 }
 

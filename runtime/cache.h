@@ -45,19 +45,20 @@ static inline void *cache_take(struct thread_state *t, size_t k)
 }
 
 /*
- * Keep block P of class K if the cache has room.  Between enter and leave.
+ * Keep block P of class K, whose trailer is WORD, if the cache has room
+ * within what the thread reserved of the budget.  Between enter and leave.
  * Its trailer says it is cached: freeing it again is a double free.
  */
-static inline int cache_keep(struct thread_state *t, void *p, size_t k)
+static inline int cache_keep(struct thread_state *t, void *p, size_t k, uint64_t word)
 {
 	size_t bytes = load_relaxed(&t->cache_bytes) + class_chunk(k);
 
-	if (unlikely(bytes > load_relaxed(&alloctag_cache_cap)))
+	if (unlikely(bytes > t->cache_limit))
 		return 0;
 	*(void **)p = t->bins[k];
 	t->bins[k] = p;
 	store_relaxed(&t->cache_bytes, bytes);
-	*trailer_at(p, heap_usable(class_chunk(k))) = trailer_cached(p);
+	*trailer_at(p, heap_usable(class_chunk(k))) = trailer_cached(word);
 	return 1;
 }
 

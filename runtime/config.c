@@ -116,26 +116,32 @@ static int reserved_signal(int sig)
 {
 	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
 	       sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS || sig == SIGKILL ||
-	       sig == SIGSTOP || (sig >= 32 && sig < SIGRTMIN) || sig > SIGRTMAX;
+	       sig == SIGSTOP || (sig >= 32 && sig < SIGRTMIN);
+}
+
+/* A signal's number from its name (USR1, SIGUSR1, ...) or number; 0 if none. */
+static int signal_number(const char *s)
+{
+	const char *name = strncmp(s, "SIG", 3) ? s : s + 3;
+
+	for (int sig = 1; sig < SIGRTMIN; sig++) {
+		const char *abbrev = sigabbrev_np(sig);
+
+		if (abbrev && !strcmp(name, abbrev))
+			return sig;
+	}
+	return (int)positive_number(s, NSIG);
 }
 
 static void read_signal(const char *s)
 {
-	const char *name = s && !strncmp(s, "SIG", 3) ? s + 3 : s;
 	int sig;
 
 	if (!s || !*s)
 		return;
-	if (!strcmp(name, "USR1"))
-		sig = SIGUSR1;
-	else if (!strcmp(name, "USR2"))
-		sig = SIGUSR2;
-	else if (!strcmp(name, "HUP"))
-		sig = SIGHUP;
-	else
-		sig = (int)positive_number(name, NSIG);
-	if (!sig)
-		alloctag_complain("ALLOCTAG_SIGNAL=", s, " is not a signal (USR1, USR2, HUP or a number); none used", NULL);
+	sig = signal_number(s);
+	if (!sig || sig > SIGRTMAX)
+		alloctag_complain("ALLOCTAG_SIGNAL=", s, " is not a signal (USR1, USR2, HUP, ... or a number); none used", NULL);
 	else if (reserved_signal(sig))
 		alloctag_complain("ALLOCTAG_SIGNAL=", s, " is a signal a crash or the C library uses; none used", NULL);
 	else

@@ -96,7 +96,7 @@ static int frees_unseen(void)
 {
 	void *global_free = dlsym(RTLD_DEFAULT, "free");
 
-	return global_free && global_free != (void *)free;
+	return global_free && global_free != (void *)alloctag_own_free;
 }
 
 void alloctag_live_start(void)

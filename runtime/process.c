@@ -23,11 +23,11 @@
 
 uint64_t alloctag_trailer_key;
 
-/* The trailers' key, from the kernel's random bytes for this program. */
+/* The trailers' key: odd, from the kernel's random bytes for this program. */
 void alloctag_key_init(void)
 {
 	const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
-	uint64_t key = 0x243f6a8885a308d3ull;
+	uint64_t key = 0x9e3779b97f4a7c15ull;
 
 	if (random) {
 		uint64_t bytes;
@@ -35,7 +35,7 @@ void alloctag_key_init(void)
 		memcpy(&bytes, random + 8, sizeof(bytes));
 		key ^= bytes;
 	}
-	alloctag_trailer_key = key;
+	alloctag_trailer_key = key | 1;
 }
 
 static void before_fork(void)

@@ -291,7 +291,6 @@ static void release_state(void *p)
 	alloctag_self = &alloctag_boot_state;
 	alloctag_cache_flush(t);
 	store_release(&t->in_use, 0);
-	alloctag_cache_thread_count(-1);
 }
 
 static void make_state_key(void)
@@ -337,7 +336,6 @@ static struct thread_state *adopt_state(void)
 	}
 	if (!t && !(t = new_state()))
 		return NULL;
-	alloctag_cache_thread_count(1);
 	/* Before pthread_setspecific(), which may allocate. */
 	alloctag_self = t;
 	pthread_setspecific(state_key, t);

@@ -2,7 +2,6 @@
 # shared-library and version invocations pass through correctly.
 d=$WORK/cc
 mkdir -p "$d"
-export ALLOCTAG_REPORT=stderr
 printf '#include <stdlib.h>\nint main(void) { free(malloc(3)); return 0; }\n' > "$d/m.c"
 printf '\t.text\n\t.globl f\nf:\n#ifdef X\n\tret\n#endif\n' > "$d/a.S"
 

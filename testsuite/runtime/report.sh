@@ -80,7 +80,7 @@ else
 		ALLOCTAG_REPORT=/nonexistent/dir/r.txt ./fmt > bad.out 2> bad.err; echo "status=$?" >> bad.out)
 	want='alloctag: ALLOCTAG_FORMAT=xml is not allocinfo, full or json; using allocinfo
 alloctag: ALLOCTAG_TOP=-1 is not a positive number; showing every site
-alloctag: ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2, HUP or a number); none used
+alloctag: ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2, HUP, ... or a number); none used
 alloctag: cannot write the report to /nonexistent/dir/r.txt: No such file or directory'
 	[ "$(cat "$WORK/bad.err")" = "$want" ] && [ "$(cat "$WORK/bad.out")" = status=3 ] &&
 		pass report/bad-settings || fail report/bad-settings "$(cat "$WORK/bad.err" "$WORK/bad.out")"
