@@ -276,17 +276,32 @@ static int value(struct parser *ps, struct json *j, int depth)
 	}
 }
 
-int json_parse(struct json *out, const char *text, size_t len, const char *name, unsigned line)
+int json_parse_prefix(struct json *out, const char *text, size_t len, const char *name,
+		      unsigned line, size_t *used)
 {
 	struct parser ps = { text, text + len, text, name, line, 0 };
 
 	memset(out, 0, sizeof(*out));
 	if (value(&ps, out, 0) == 0) {
 		skip_space(&ps);
-		if (ps.p == ps.end)
-			return 0;
-		bad(&ps, "text after the value");
+		*used = ps.p - text;
+		return 0;
 	}
+	json_free(out);
+	return -1;
+}
+
+int json_parse(struct json *out, const char *text, size_t len, const char *name, unsigned line)
+{
+	size_t used;
+
+	if (json_parse_prefix(out, text, len, name, line, &used))
+		return -1;
+	if (used == len)
+		return 0;
+	for (const char *c = text; c < text + used; c++)
+		line += *c == '\n';
+	error_set("%s:%u: not valid JSON: text after the value", name, line);
 	json_free(out);
 	return -1;
 }

@@ -30,6 +30,9 @@ struct json {
 
 /* Parse all of TEXT; -1 with "NAME:LINE: why" set as the error. */
 int json_parse(struct json *out, const char *text, size_t len, const char *name, unsigned line);
+/* Parse the value TEXT begins with; *USED: its length and the space after it. */
+int json_parse_prefix(struct json *out, const char *text, size_t len, const char *name,
+		      unsigned line, size_t *used);
 void json_free(struct json *j);
 const struct json *json_get(const struct json *object, const char *key);
 /* An integer member: 0 if present and an integer, -1 if absent or not. */

@@ -13,6 +13,9 @@
  * of which unknown ones are skipped.  Lines without the header (kernels
  * before it had one) are read by their count of numbers.  The json report
  * is {"version": 1, "program", "pid", "sites": [{...}]}.
+ *
+ * A file the runtime appended several reports to (one on each signal, then
+ * at exit) is read at its last report, the latest.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,7 @@
 struct text_parser {
 	const char *name;
 	unsigned line;
+	unsigned header;	/* the line of the last report's header, or 0 */
 	int numbers;		/* per line: 2, 5, or 0 until known */
 };
 
@@ -178,7 +182,7 @@ static int parse_header(struct text_parser *tp, const char *line)
 
 static int parse_text(struct snapshot *s, char *text, const char *name)
 {
-	struct text_parser tp = { name, 0, 0 };
+	struct text_parser tp = { name, 0, 0, 0 };
 	char *line, *next;
 
 	for (line = text; line && *line; line = next) {
@@ -186,15 +190,18 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 		if (next)
 			*next++ = '\0';
 		tp.line++;
-		if (tp.line == 1 && !strncmp(line, ALLOCINFO_HEADER, strlen(ALLOCINFO_HEADER))) {
+		if (!strncmp(line, ALLOCINFO_HEADER, strlen(ALLOCINFO_HEADER)) && (tp.line == 1 || tp.header)) {
 			if (parse_header(&tp, line))
 				return -1;
+			snapshot_clear_sites(s);	/* another report follows: the last one wins */
+			tp.numbers = 0;
+			tp.header = tp.line;
 			continue;
 		}
 		if (!strncmp(line, FREES_UNSEEN_MARK, strlen(FREES_UNSEEN_MARK)))
 			s->frees_unseen = 1;
 		if (line[0] == '#') {
-			if (!tp.numbers && tp.line == 2) {
+			if (!tp.numbers && tp.line == tp.header + 1) {
 				tp.numbers = strstr(line, FULL_HEADER_MARK) ? FULL_NUMBERS : ALLOCINFO_NUMBERS;
 				s->has_totals = tp.numbers == FULL_NUMBERS;
 				s->source = s->has_totals ? SOURCE_FULL : SOURCE_ALLOCINFO;
@@ -256,15 +263,27 @@ static int parse_json_site(struct snapshot *s, const struct json *j, size_t inde
 	return 0;
 }
 
+/* One json report (the last of TEXT's, if the runtime appended several). */
 static int parse_json(struct snapshot *s, const char *text, size_t len, const char *name)
 {
 	const struct json *sites;
 	struct json j;
 	int64_t version, pid;
+	unsigned line = 1;
+	size_t used;
 	int rc = -1;
 
-	if (json_parse(&j, text, len, name, 1))
-		return -1;
+	for (;;) {
+		if (json_parse_prefix(&j, text, len, name, line, &used))
+			return -1;
+		if (used == len)
+			break;
+		for (size_t i = 0; i < used; i++)
+			line += text[i] == '\n';
+		text += used;
+		len -= used;
+		json_free(&j);
+	}
 	if (json_int(&j, "version", &version)) {
 		error_set("%s: not an alloctag json report (no \"version\")", name);
 		goto out;

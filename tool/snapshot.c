@@ -29,6 +29,13 @@ void site_clear(struct site *site)
 	memset(site, 0, sizeof(*site));
 }
 
+void snapshot_clear_sites(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n && !s->borrowed; i++)
+		site_clear(&s->sites[i]);
+	s->n = 0;
+}
+
 void snapshot_clear(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->n && !s->borrowed; i++)

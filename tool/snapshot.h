@@ -62,6 +62,7 @@ struct snapshot {
 
 struct site *snapshot_add(struct snapshot *s);
 void snapshot_clear(struct snapshot *s);	/* frees the sites, keeps nothing */
+void snapshot_clear_sites(struct snapshot *s);	/* no sites, the rest kept */
 void site_clear(struct site *site);
 
 /* Largest live bytes first, then most total bytes, then by place: the

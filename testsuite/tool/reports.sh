@@ -67,3 +67,15 @@ fi
 at_error "tool/usage: a bad format" "no report format 'xml' (allocinfo, full or json)" \
 	"$AT" snapshot -f xml "$TDATA/before.full"
 at_error "tool/usage: no command" "no command 'frobnicate' (alloctag --help lists them)" "$AT" frobnicate
+
+# A file the runtime appended reports to (ALLOCTAG_SIGNAL, then exit): the last one.
+{ cat "$TDATA/kernel.allocinfo"; cat "$TDATA/before.full"; } > "$B/two.txt"
+at_out "tool/allocinfo: appended reports, the last one wins" "$(cat "$TDATA/before.full")" \
+	"$AT" snapshot -f full "$B/two.txt"
+{ cat "$TWORK/before.json"; cat "$TDATA/after.json"; } > "$B/two.json"
+at_out "tool/allocinfo: appended json reports, the last one wins" "$("$AT" snapshot -f full "$TDATA/after.json")" \
+	"$AT" snapshot -f full "$B/two.json"
+{ cat "$TDATA/before.full"; printf 'allocinfo - version: 3.1\n'; } > "$B/two-versions.txt"
+at_error "tool/allocinfo: an appended report of another version" \
+	"$B/two-versions.txt:8: an allocinfo report of another version (this alloctag reads 1.x)" \
+	"$AT" snapshot "$B/two-versions.txt"
