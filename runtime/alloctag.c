@@ -31,12 +31,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include "cache.h"
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
+#include "heap.h"
 
 EXPORT __thread struct alloc_tag *alloctag_current TLS_IE;
 
@@ -68,6 +63,7 @@ static inline void charge(struct counters_slot *s, size_t n)
 {
 	int64_t live = load_relaxed(&s->live) + (int64_t)n;
 
+	debug_assert(s->thread == alloctag_self->number);
 	bump(&s->calls, 1);
 	bump(&s->bytes, n);
 	store_release(&s->live, live);
@@ -109,6 +105,7 @@ static inline void uncharge(struct counters_slot *s, size_t n, struct thread_sta
 	if (likely(s->thread == t->number)) {
 		bump(&s->live, -(int64_t)n);
 		bump_release(&s->freed_calls, 1);
+		debug_assert(load_relaxed(&s->live) >= 0);
 	} else {
 		uncharge_remote(s, n);
 	}
@@ -194,9 +191,9 @@ static void *new_chunk(size_t n)
 			p = cache_take(t, k);
 			cache_leave(t);
 		}
-		return p ? p : __libc_malloc(class_request(k));
+		return p ? p : heap_alloc(class_request(k));
 	}
-	return too_big(n) ? NULL : __libc_malloc(n + TRAILER);
+	return too_big(n) ? NULL : heap_alloc(n + TRAILER);
 }
 
 static __attribute__((noinline)) void *malloc_slow(size_t n)
@@ -214,7 +211,7 @@ static __attribute__((noinline)) void *malloc_slow(size_t n)
  */
 static __attribute__((noinline)) void *malloc_uncached(struct counters_slot *s, size_t n, size_t k)
 {
-	void *p = __libc_malloc(class_request(k));
+	void *p = heap_alloc(class_request(k));
 
 	alloctag_cache_miss(alloctag_self);
 	return likely(p) ? account(p, s, n) : NULL;
@@ -282,7 +279,7 @@ static __attribute__((noinline)) void free_slow(void *p)
 	struct block b;
 
 	if (!any_block(p, &b)) {
-		__libc_free(p);		/* glibc's, or glibc says what is wrong with it */
+		heap_free_other(p);	/* glibc's, or glibc says what is wrong with it */
 		return;
 	}
 	uncharge(block_slot(&b), block_size(&b), t);
@@ -307,8 +304,10 @@ EXPORT void free(void *p)
 	s = block_slot(&b);
 	if (unlikely(s->thread != t->number))
 		return free_slow(p);
+	debug_assert(block_size(&b) <= b.usable - TRAILER);
 	bump(&s->live, -(int64_t)block_size(&b));
 	bump_release(&s->freed_calls, 1);
+	debug_assert(load_relaxed(&s->live) >= 0);
 	release(t, p, &b);
 }
 
@@ -331,7 +330,7 @@ EXPORT void *calloc(size_t count, size_t size)
 		if (p)
 			memset(p, 0, heap_usable(field_chunk(chunk_field(p))) - TRAILER);
 	} else {
-		p = __libc_calloc(1, n + TRAILER);
+		p = heap_alloc_zeroed(n + TRAILER);
 	}
 	return likely(p) ? account(p, s, n) : NULL;
 }
@@ -350,7 +349,7 @@ static void *alloc_aligned(size_t align, size_t n)
 	if (too_big(n))
 		return NULL;
 	s = current_slot();
-	p = __libc_memalign(align, n + TRAILER);
+	p = heap_alloc_aligned(align, n + TRAILER);
 	return likely(p) ? account(p, s, n) : NULL;
 }
 
@@ -374,7 +373,7 @@ static void *resize(void *p, const struct block *b, size_t n)
 			return moved;
 		}
 	}
-	return __libc_realloc(p, n + TRAILER);
+	return heap_resize(p, n + TRAILER);
 }
 
 /* realloc() of a block: P is not NULL. */
@@ -387,10 +386,10 @@ static __attribute__((noinline)) void *realloc_slow(void *p, size_t n)
 
 	if (!any_block(p, &b)) {
 		/* glibc's block (or glibc says what is wrong with it): ours from now on */
-		if (n == 0 || too_big(n))
-			return n == 0 ? __libc_realloc(p, 0) : NULL;
+		if (n == 0 || too_big(n) || alloctag_foreign_heap)
+			return too_big(n) ? NULL : heap_resize_other(p, n);
 		s = current_slot();
-		moved = __libc_realloc(p, n + TRAILER);
+		moved = heap_resize_other(p, n + TRAILER);
 		return moved ? account(moved, s, n) : NULL;
 	}
 	if (n == 0) {			/* as glibc: free and return NULL */
@@ -426,7 +425,7 @@ static __attribute__((noinline)) void *realloc_move(struct thread_state *t, void
 		moved = cache_take(t, k);
 		cache_leave(t);
 	}
-	if (!moved && !(moved = __libc_malloc(class_request(k))))
+	if (!moved && !(moved = heap_alloc(class_request(k))))
 		return NULL;
 	memcpy(moved, p, old_n < n ? old_n : n);
 	bump(&old_slot->live, -(int64_t)old_n);

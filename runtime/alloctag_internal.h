@@ -3,6 +3,7 @@
  * alloctag runtime internals shared by its parts:
  *
  *   alloctag.c   the C library's allocators: fast paths, blocks (block.h)
+ *   heap.c       the allocator under the runtime (heap.h): glibc's, or Valgrind's
  *   cache.c      per-thread caches of freed blocks: budget, trim, reclaim
  *   registry.c   sites and threads: a thread's slot for a site
  *   counters.c   the counters' memory (counters.h), in a live file or not
@@ -38,6 +39,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "alloctag.h"
+
+/*
+ * Assertions on the runtime's invariants, in the ALLOCTAG_DEBUG build
+ * (make check builds and runs the runtime tests with it): a failed one
+ * says where on stderr and aborts.  Nothing in the normal build.
+ */
+#ifdef ALLOCTAG_DEBUG
+void alloctag_assert_fail(const char *expr, const char *file, int line) __attribute__((visibility("hidden")))
+	__attribute__((noreturn, cold));
+#define debug_assert(e)	((e) ? (void)0 : alloctag_assert_fail(#e, __FILE__, __LINE__))
+#else
+#define debug_assert(e)	((void)0)
+#endif
+
 #include "block.h"
 #include "counters.h"
 
@@ -55,19 +70,6 @@
 /* A counter only this thread writes: a load and a store, not a locked add. */
 #define bump(p, v)		store_relaxed((p), load_relaxed(p) + (v))
 #define bump_release(p, v)	store_release((p), load_relaxed(p) + (v))
-
-/*
- * Assertions on the runtime's invariants, in the ALLOCTAG_DEBUG build
- * (make check builds and runs the runtime tests with it): a failed one
- * says where on stderr and aborts.  Nothing in the normal build.
- */
-#ifdef ALLOCTAG_DEBUG
-void alloctag_assert_fail(const char *expr, const char *file, int line) INTERNAL
-	__attribute__((noreturn, cold));
-#define debug_assert(e)	((e) ? (void)0 : alloctag_assert_fail(#e, __FILE__, __LINE__))
-#else
-#define debug_assert(e)	((void)0)
-#endif
 
 /* A heap error in the caller (double free, ...): one line on stderr, abort(). */
 void alloctag_heap_error(const char *what, const void *p) INTERNAL __attribute__((noreturn, cold));
@@ -135,6 +137,8 @@ void *alloctag_counters_at(uint64_t offset) INTERNAL;
 struct counters_view;
 void alloctag_counters_view(struct counters_view *v) INTERNAL;
 int alloctag_counters_rebind(int fd) INTERNAL;
+void alloctag_counters_before_fork(void) INTERNAL;
+void alloctag_counters_forked(void) INTERNAL;
 void *alloctag_map(size_t size) INTERNAL;
 void alloctag_unmap(void *p, size_t size) INTERNAL;
 
@@ -166,5 +170,8 @@ void alloctag_say(const char *text, size_t n) INTERNAL;
 
 /* process.c */
 void alloctag_key_init(void) INTERNAL;
+
+/* heap.c */
+void alloctag_heap_detect(void) INTERNAL;
 
 #endif /* ALLOCTAG_INTERNAL_H */

@@ -191,6 +191,7 @@ static inline void trailer_write(void *p, size_t usable, const void *slot, size_
 	uint64_t *t = trailer_at(p, usable);
 	size_t delta = usable - TRAILER - n;
 
+	debug_assert(usable >= n + TRAILER);
 	if (delta >= DELTA_FAR) {
 		t[-1] = n;
 		delta = DELTA_FAR;
@@ -206,6 +207,7 @@ static inline void trailer_write_small(void *p, size_t k, const void *slot, size
 {
 	size_t usable = heap_usable(class_chunk(k));
 
+	debug_assert(usable >= n + TRAILER && usable - TRAILER - n < DELTA_FAR);
 	*trailer_at(p, usable) = trailer_make(p, slot, usable - TRAILER - n);
 }
 

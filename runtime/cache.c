@@ -28,8 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cache.h"
-
-extern void __libc_free(void *);
+#include "heap.h"
 
 #define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
 #define CACHE_BUDGET	((size_t)32 << 20)	/* all threads together */
@@ -47,7 +46,7 @@ static pthread_mutex_t reclaim_lock = PTHREAD_MUTEX_INITIALIZER;
 void alloctag_give_back(void *p, size_t usable)
 {
 	*trailer_at(p, usable) = 0;
-	__libc_free(p);
+	heap_free(p);
 }
 
 /*
@@ -66,6 +65,7 @@ int alloctag_cache_reserve(struct thread_state *t)
 	} while (!atomic_compare_exchange_weak_explicit(&unreserved, &left, left - RESERVE_STEP,
 							memory_order_relaxed, memory_order_relaxed));
 	t->cache_limit += RESERVE_STEP;
+	debug_assert(t->cache_limit <= CACHE_MAX);
 	return 1;
 }
 

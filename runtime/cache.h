@@ -19,6 +19,7 @@
 /* Whether the owner may touch its bins now: then cache_leave() after. */
 static inline int cache_enter(struct thread_state *t)
 {
+	debug_assert(t == &alloctag_boot_state || !load_relaxed(&t->busy));
 	store_relaxed(&t->busy, 1);
 	atomic_signal_fence(memory_order_seq_cst);	/* membarrier orders it for the CPU */
 	if (likely(!load_acquire(&t->steal)))
@@ -38,6 +39,8 @@ static inline void *cache_take(struct thread_state *t, size_t k)
 	void *p = t->bins[k];
 
 	if (p) {
+		debug_assert(field_class(chunk_field(p)) == k);
+		debug_assert(trailer_was_cached(p, *trailer_at(p, heap_usable(class_chunk(k)))));
 		t->bins[k] = *(void **)p;
 		bump(&t->cache_bytes, -class_chunk(k));
 	}
@@ -53,6 +56,7 @@ static inline int cache_keep(struct thread_state *t, void *p, size_t k, uint64_t
 {
 	size_t bytes = load_relaxed(&t->cache_bytes) + class_chunk(k);
 
+	debug_assert(k >= MIN_CHUNK / CHUNK_ALIGN && k < SMALL_CLASSES && trailer_valid(p, word));
 	if (unlikely(bytes > t->cache_limit))
 		return 0;
 	*(void **)p = t->bins[k];

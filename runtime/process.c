@@ -22,7 +22,6 @@
 #include "alloctag_internal.h"
 
 uint64_t alloctag_trailer_key;
-
 /* The trailers' key: odd, from the kernel's random bytes for this program. */
 void alloctag_key_init(void)
 {
@@ -41,10 +40,12 @@ void alloctag_key_init(void)
 static void before_fork(void)
 {
 	alloctag_registry_lock();
+	alloctag_counters_before_fork();
 }
 
 static void after_fork_parent(void)
 {
+	alloctag_counters_forked();
 	alloctag_registry_unlock();
 }
 
@@ -53,6 +54,7 @@ static void after_fork_child(void)
 	alloctag_registry_after_fork();
 	alloctag_cache_after_fork(alloctag_self);
 	alloctag_live_after_fork();
+	alloctag_counters_forked();
 	alloctag_report_after_fork();
 }
 

@@ -326,6 +326,7 @@ static struct thread_state *adopt_state(void)
 	static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 	struct thread_state *t;
 
+	alloctag_heap_detect();
 	pthread_once(&key_once, alloctag_key_init);
 	pthread_once(&state_key_once, make_state_key);
 	for (t = alloctag_first_state(); t; t = t->next) {
@@ -376,6 +377,7 @@ static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t
 		c = alloctag_counters_at(*chunk);
 	}
 	count = load_relaxed(&c->count);
+	debug_assert(count < SLOTS_PER_CHUNK && id >= 1);
 	s = (struct counters_slot *)(c + 1) + count;
 	s->site = id;
 	s->thread = thread;
@@ -421,6 +423,7 @@ static struct counters_slot *slot_for(struct thread_state *t, uint32_t id)
 	uintptr_t count = t->slots[id] + 1;
 	struct counters_slot *s;
 
+	debug_assert(id < t->cap && !own_slot(t->slots[id]));
 	if (!site)
 		return NULL;
 	if (!site->first)

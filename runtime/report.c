@@ -265,7 +265,7 @@ static void report(int at_exit)
 
 	if (alloctag_config.destination == DEST_OFF)
 		return;
-	if (!h && under_valgrind()) {
+	if ((!h || !load_relaxed(&h->nsites)) && under_valgrind()) {
 		alloctag_complain(VALGRIND_NOTE, NULL);
 		return;
 	}

@@ -18,10 +18,10 @@
 
 export LC_ALL=C
 
-pass() { echo "PASS: $TESTCC: $1"; }
-skip() { echo "SKIP: $TESTCC: $1 ($2)"; }
+pass() { echo "PASS: ${RUN_LABEL:-$TESTCC}: $1"; }
+skip() { echo "SKIP: ${RUN_LABEL:-$TESTCC}: $1 ($2)"; }
 fail() {
-	echo "FAIL: $TESTCC: $1"
+	echo "FAIL: ${RUN_LABEL:-$TESTCC}: $1"
 	shift
 	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /' | head -n 60
 	[ -n "${RERUN:-}" ] && echo "    rerun: $RERUN"
