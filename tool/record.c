@@ -270,6 +270,8 @@ int cmd_record(int argc, char **argv)
 
 		if (live && !strcmp(live, "off"))
 			fail("ALLOCTAG_LIVE=off is set: %s would have no live counters to record", argv[optind]);
+		/* Its file stays after it exits, however short it runs, until read here. */
+		setenv("ALLOCTAG_LIVE", "keep", 1);
 		int watch = live_watch_dir();
 		int64_t started = now_ns(CLOCK_REALTIME);
 
@@ -305,6 +307,8 @@ int cmd_record(int argc, char **argv)
 	if (record_loop(&r, interval, child, &status))
 		fail_error();
 	fprintf(stderr, "alloctag: %zu samples of %s (pid %ld) in %s\n", r.written, cmd, pid, output);
+	if (with_command)
+		unlink(r.live.path);	/* kept for us (ALLOCTAG_LIVE=keep) */
 	live_close(&r.live);
 	return with_command ? exit_code(status) : 0;
 }
