@@ -4,6 +4,7 @@
 #   make CC=gcc-11       the same for GCC 11
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
+#   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
 #                        the plugin, alloctag-cc and alloctag-c++ are in PATH)
@@ -35,14 +36,24 @@ RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc $(B)/alloctag
 # alloctag-c++ runs the g++ of $(CC): gcc-11 -> g++-11.
 ALLOCTAG_CXX := $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,g++,$(notdir $(CC))),g++)
 
+# The alloctag command (tool/): libc only.  It reads live files, sums
+# counters and writes reports with the runtime's own code for them.
+TOOL_SRCS := $(wildcard tool/*.c)
+TOOL_SHARED := counters_read format live_dir
+TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
+	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -Iruntime \
+	-DALLOCTAG_VERSION='"$(VERSION)"'
+TOOL := $(B)/alloctag
+
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 DATADIR ?= $(PREFIX)/share/alloctag
 
-.PHONY: all plugin runtime deps demo examples check install clean
+.PHONY: all plugin runtime tool deps demo examples check install clean
 .DELETE_ON_ERROR:
 
-all: plugin runtime
+all: plugin runtime tool
 
 deps:
 	@sh plugin/ensure-deps.sh $(CC)
@@ -62,7 +73,7 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin:
+$(B)/plugin $(B)/tool:
 	mkdir -p $@
 
 runtime: deps
@@ -85,6 +96,18 @@ $(1)/liballoctag.so: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
 endef
 $(eval $(call runtime_in,$(B),))
 $(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
+
+tool:
+	@$(MAKE) --no-print-directory $(TOOL)
+
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(TOOL): $(TOOL_OBJS)
+	$(CC) -o $@ $^ -lm
 
 # alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
 # (install writes its own): plugin $(2), headers $(3), libraries $(4), the C
@@ -120,6 +143,7 @@ examples: all
 		-L$(B)/examples -lnames -Wl,-rpath,'$$ORIGIN'
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/examples/demo examples/demo/demo.c examples/demo/xalloc.c
+	$(B)/alloctag-cc -O2 -Wall -o $(B)/examples/server examples/live/server.c
 
 demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
@@ -139,6 +163,7 @@ install: all
 	install -m 644 runtime/alloctag-libc.tags $(DESTDIR)$(DATADIR)/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
 	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
 	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-c++)
 
@@ -157,6 +182,13 @@ check-real:
 .PHONY: check-kernel
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
+
+# What the alloctag command shows a person, checked with tmux (top), headless
+# Chromium (plot's page) and go tool pprof (its profiles); installs them with
+# apt-get where missing (testsuite/tool/slow/run; about a minute).
+.PHONY: check-live
+check-live:
+	@CC=$(CC) testsuite/tool/slow/run
 
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
