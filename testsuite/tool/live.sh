@@ -56,7 +56,7 @@ fi
  "$ATCC" -O2 -o "$TWORK/names" main.c -L"$TWORK" -lnames -Wl,-rpath,"$TWORK") > "$TWORK/names.log" 2>&1 ||
 	fail "tool/live: build examples/shared" "$(cat "$TWORK/names.log")"
 at_converges "tool/live: record -- a program with a shared library" names -o "$TWORK/names.timeline" -- "$TWORK/names"
-grep -q ' names.c:[0-9]* \[libnames.so\] func:names_add $' "$TWORK/names.last" &&
+grep -q ' names.c:[0-9:]* \[libnames.so\] func:names_add ' "$TWORK/names.last" &&
 	pass "tool/live: a shared library's site is named with its module" ||
 	fail "tool/live: a shared library's site is named with its module" "$(cat "$TWORK/names.last")"
 
@@ -124,8 +124,8 @@ else
 	pass "tool/live: the live file appears"
 	sleep 0.1
 	got=$("$AT" snapshot -f full "$pid" 2>&1 | awk 'NR > 2 { print $6 " " $7 }' | sort)
-	want="$(printf '%s\n' "threads.c:32 func:worker" "threads.c:37 func:worker" \
-		"threads.c:39 func:worker" "threads.c:40 func:worker" "untagged:0 func:untagged" | sort)"
+	want="$(printf '%s\n' "threads.c:32:23 func:worker" "threads.c:37:27 func:worker" \
+		"threads.c:39:46 func:worker" "threads.c:40:24 func:worker" "untagged:0 func:untagged" | sort)"
 	if [ "$got" = "$want" ]; then
 		pass "tool/live: snapshot of a running process"
 	else

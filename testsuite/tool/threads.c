@@ -36,7 +36,7 @@ static void *worker(void *arg)
 
 		kept[r] = malloc(1000 + id);
 		for (int i = 0; i < 100; i++)
-			free(malloc(64 + (i & 63)));
+			{ void *volatile p = malloc(64 + (i & 63)); free(p); }
 		mine = strdup("handed over");
 		theirs = atomic_exchange(&handoff[(id + 1) % NTHREADS], mine);
 		free(theirs);
