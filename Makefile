@@ -74,13 +74,19 @@ $(B)/liballoctag.a: $(RUNTIME_OBJS)
 $(B)/liballoctag.so: $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
 
-# alloctag-cc with the paths of this build (install writes its own).
+# alloctag-cc with the paths of this build (install writes its own), and
+# runtime/alloctag-driver.sh spliced in.  The plugin's SHA-256 is written
+# into it: ccache, when it runs alloctag-cc, hashes alloctag-cc (its size and
+# time, or with compiler_check=content its content), not the plugin.
 define make_alloctag_cc
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(1)|' -e 's|@INCLUDEDIR@|$(2)|' \
-	    -e 's|@LIBDIR@|$(3)|' runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
+	    -e 's|@LIBDIR@|$(3)|' \
+	    -e "s|@PLUGIN_ID@|$$(sha256sum < $(PLUGIN) | cut -d' ' -f1)|" \
+	    -e '/^@DRIVER_COMMON@$$/{' -e 'r runtime/alloctag-driver.sh' -e 'd' -e '}' \
+	    runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
 endef
 
-$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
+$(B)/alloctag-cc: runtime/alloctag-cc.in runtime/alloctag-driver.sh $(PLUGIN) | $(B)/runtime
 	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
