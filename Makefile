@@ -5,7 +5,8 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
-#                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
+#                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH,
+#                        pkg-config --cflags --libs alloctag gives the flags)
 #
 # Missing compilers and plugin headers are installed with apt-get (Debian).
 
@@ -116,6 +117,9 @@ install: all
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
 	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    runtime/alloctag.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/alloctag.pc
 
 clean:
 	rm -rf build testsuite/work
