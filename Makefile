@@ -131,6 +131,14 @@ clean:
 check-real:
 	@testsuite/real/run
 
+# Builds at scale: jansson through ccache, distcc (a distccd on 127.0.0.1)
+# and icecream (icecc-scheduler and iceccd on 127.0.0.1), compared object
+# by object with a local build; CMake and Meson projects with alloctag.pc
+# (testsuite/builds/run; as root, about 4 minutes).
+.PHONY: check-builds
+check-builds:
+	@CC=$(CC) testsuite/builds/run
+
 # Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
 # under QEMU, /proc/allocinfo compared (kernel/README.md; 15 to 25 minutes).
 .PHONY: check-kernel

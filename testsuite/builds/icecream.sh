@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# icecream: jansson built through icecc with ALLOCTAG_CC="icecc gcc", by a
+# scheduler, a local daemon that takes no jobs and a "remote" daemon, all on
+# the loopback of a network namespace of their own, started and stopped
+# here (icecream's own test setup: ICECC_TEST_REMOTEBUILD makes 127.0.0.1 a
+# build host like any other).  icecc puts the file -fplugin= names into the
+# compiler environment it sends, and the build host compiles in it: the
+# objects are the local build's, byte for byte, with the same tags, and the
+# test programs write the same reports.  A compiler environment made
+# beforehand (ICECC_VERSION) works when it has the plugin
+# (icecc-create-env --addfile).  Run by testsuite/builds/run (its variables),
+# as root: the daemons chroot into the environments and run as icecc.
+set -u
+. "$TOP/testsuite/lib.sh"
+. "$TOP/testsuite/real/lib.sh"
+. "$TOP/testsuite/builds/lib.sh"
+trap stop_daemons EXIT
+trap 'exit 1' INT TERM HUP PIPE
+
+W=$BUILDS/icecream
+I=$STAGE/icecream	# the daemons' folders: written by the icecc user
+rm -rf "$W" "$I" && mkdir -p "$W" "$I/envs-local" "$I/envs-remote"
+chown -R icecc "$I"
+chmod -R a+rX "$STAGE"
+
+export ICECC_TESTS=1 ICECC_TEST_SCHEDULER_PORTS=8767:8769
+start_daemon "$W/scheduler.out" icecc-scheduler -p 8767 -n alloctag-test -l "$I/scheduler.log" -vvv
+wait_for "$I/scheduler.log" "scheduler ready" || sleep 1
+start_daemon "$W/local.out" env ICECC_TEST_SOCKET="$I/socket-local" iceccd --no-remote -m 2 \
+	-b "$I/envs-local" -l "$I/local.log" -n alloctag-test -N localice -s 127.0.0.1:8767 -vvv
+start_daemon "$W/remote.out" env ICECC_TEST_SOCKET="$I/socket-remote" iceccd -p 10246 -m 2 \
+	-b "$I/envs-remote" -l "$I/remote.log" -n alloctag-test -N remoteice1 -s 127.0.0.1:8767 -vvv
+RLOG=$I/remote.log
+
+# The client: the local daemon's socket, jobs to remoteice1.
+export ICECC_TEST_SOCKET=$I/socket-local ICECC_TEST_REMOTEBUILD=1 ICECC_PREFERRED_HOST=remoteice1
+export ICECC_DEBUG=debug ICECC_LOGFILE=$W/icecc.log
+
+# compiled_remotely DIR: every object of DIR's build was compiled by the
+# remote daemon: a "remote compile for file" line of its source.
+compiled_remotely() {
+	local b=$1 o src missing=
+	for o in $(objects "$b"); do
+		src=$(basename "${o%.o}")
+		grep -q "remote compile for file .*/$src\$" "$RLOG" || missing="$missing $src"
+	done
+	[ -z "$missing" ] || { echo "not compiled by the remote daemon:$missing"; return 1; }
+}
+
+icecream_jansson() {
+	local name="builds/icecream: jansson, ALLOCTAG_CC=\"icecc $TESTCC\"" b=$JANSSON/bld-icecream env plugin
+	if ! jansson_build "$b" ALLOCTAG_CC="icecc $TESTCC"; then
+		fail "$name: build" "$(logtail "$b/build.log")" "$(logtail "$RLOG")"
+		return
+	fi
+	if ! out=$(compiled_remotely "$b"); then
+		fail "$name: build" "$out" "$(grep -i 'local' "$W/icecc.log" | tail -n 5)"
+		return
+	fi
+	env=$(grep -o 'native /[^ ]*\.tar\.[a-z]*' "$W/icecc.log" | head -n 1)
+	env=${env#native }
+	if ! plugin=$(tar -tf "$env" | grep 'alloctag\.so$'); then
+		fail "$name: build" "no alloctag.so in the compiler environment $env"
+		return
+	fi
+	pass "$name: build"
+	note "$(grep -c 'Remote compilation completed with exit code 0' "$RLOG") compilations by the remote daemon (CMake's checks included), each of the $(objects "$b" | wc -l) objects among them," \
+		"in the environment icecc made, with the plugin: ${env##*/} holds $plugin"
+	same_build "$name: objects and tags = local build" "$b"
+	same_reports "$name: reports = local build" "$b"
+}
+
+# ICECC_VERSION: an environment made with icecc-create-env --addfile PLUGIN.
+icecream_made_env() {
+	local name="builds/icecream: ICECC_VERSION made with icecc-create-env --addfile" before env
+	mkdir -p "$W/env"
+	printf '#include <string.h>\nchar *f(const char *s) { return strdup(s); }\n' >"$W/env/f.c"
+	if ! (cd "$W/env" && icecc-create-env "$(command -v "$TESTCC")" \
+			--addfile "$STAGE/prefix/lib/gcc-plugin/alloctag.so") >"$W/env/create.log" 2>&1; then
+		fail "$name" "$(logtail "$W/env/create.log")"
+		return
+	fi
+	env=$(ls "$W"/env/*.tar.gz | head -n 1)
+	before=$(grep -c 'Remote compilation completed with exit code 0' "$RLOG")
+	(cd "$W/env" && "$ATCC" -O2 -c f.c -o ref.o)
+	if ! (cd "$W/env" && ICECC_VERSION=$env ALLOCTAG_CC="icecc $TESTCC" "$ATCC" -O2 -c f.c -o f.o) \
+			>"$W/env/out" 2>&1; then
+		fail "$name" "$(cat "$W/env/out")"
+	elif [ "$(grep -c 'Remote compilation completed with exit code 0' "$RLOG")" != $((before + 1)) ]; then
+		fail "$name" "not compiled by the remote daemon" "$(logtail "$RLOG")"
+	elif ! cmp -s "$W/env/f.o" "$W/env/ref.o"; then
+		fail "$name" "not the local object"
+	else
+		pass "$name"
+	fi
+}
+
+if ! wait_for "$I/scheduler.log" "login remoteice1" || ! wait_for "$I/scheduler.log" "login localice"; then
+	fail "builds/icecream: scheduler and daemons on 127.0.0.1" \
+		"$(logtail "$I/scheduler.log")" "$(logtail "$I/local.log")" "$(logtail "$I/remote.log")"
+	exit 0
+fi
+icecream_jansson
+icecream_made_env
