@@ -15,7 +15,7 @@ rm -rf "$W" && mkdir -p "$W"
 export CCACHE_CONFIGPATH=$W/ccache.conf
 : >"$CCACHE_CONFIGPATH"
 
-# ccache_counts: "hits misses" since the last ccache -z.
+# ccache_counts: "hits misses" so far.
 ccache_counts() {
 	ccache --print-stats | awk '
 		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
@@ -28,15 +28,15 @@ ccache_counts() {
 # hits; its compilations counted apart from CMake's checks (whose sources
 # are in new folders each time).
 ccache_jansson() {
-	local way=$1 name="builds/ccache: jansson, $2" b=$JANSSON/bld-ccache-$1 counts n
+	local way=$1 name="builds/ccache: jansson, $2" b=$JANSSON/bld-ccache-$1 before counts n
 	shift 2
 	export CCACHE_DIR=$W/cache-$way
 	jansson_build "$b" "$@" ||
 		{ fail "$name: first build" "$(logtail "$b/build.log")"; return; }
 	jansson_configure "$b" "$@" || { fail "$name: second build" "$(logtail "$b/build.log")"; return; }
-	ccache -z >/dev/null
+	before=$(ccache_counts)
 	jansson_make "$b" "$@" || { fail "$name: second build" "$(logtail "$b/build.log")"; return; }
-	counts=$(ccache_counts)
+	counts=$(echo "$before $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }')
 	n=$(objects "$b" | wc -l)
 	if [ "$counts" != "$n 0" ]; then
 		fail "$name: rebuild all hits" "hits, misses: $counts, for $n objects"
