@@ -15,14 +15,6 @@ rm -rf "$W" && mkdir -p "$W"
 export CCACHE_CONFIGPATH=$W/ccache.conf
 : >"$CCACHE_CONFIGPATH"
 
-# ccache_counts: "hits misses" so far.
-ccache_counts() {
-	ccache --print-stats | awk '
-		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
-		$1 == "cache_miss" { m += $2 }
-		END { print h + 0, m + 0 }'
-}
-
 # ccache_jansson WAY LABEL ENV...: two builds in one folder (jansson
 # generates a header there, which its sources include), the second all
 # hits; its compilations counted apart from CMake's checks (whose sources
@@ -36,7 +28,7 @@ ccache_jansson() {
 	jansson_configure "$b" "$@" || { fail "$name: second build" "$(logtail "$b/build.log")"; return; }
 	before=$(ccache_counts)
 	jansson_make "$b" "$@" || { fail "$name: second build" "$(logtail "$b/build.log")"; return; }
-	counts=$(echo "$before $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }')
+	counts=$(ccache_since "$before")
 	n=$(objects "$b" | wc -l)
 	if [ "$counts" != "$n 0" ]; then
 		fail "$name: rebuild all hits" "hits, misses: $counts, for $n objects"

@@ -39,12 +39,9 @@ mkdir -p "$DISTCC_DIR"
 # compiled_remotely DIR: every object of DIR's build has a COMPILE_OK line
 # of its source in distccd's log.
 compiled_remotely() {
-	local b=$1 o src missing=
-	for o in $(objects "$b"); do
-		src=$(basename "${o%.o}")
-		grep -q "COMPILE_OK .*/$src\$" "$DLOG" || missing="$missing $src"
-	done
-	[ -z "$missing" ] || { echo "not compiled by distccd:$missing"; return 1; }
+	local missing
+	missing=$(not_in_log "$1" "$DLOG" "COMPILE_OK ")
+	[ -z "$missing" ] || { echo "not compiled by distccd:" $missing; return 1; }
 }
 
 distcc_jansson() {

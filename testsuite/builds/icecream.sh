@@ -39,12 +39,9 @@ export ICECC_DEBUG=debug ICECC_LOGFILE=$W/icecc.log
 # compiled_remotely DIR: every object of DIR's build was compiled by the
 # remote daemon: a "remote compile for file" line of its source.
 compiled_remotely() {
-	local b=$1 o src missing=
-	for o in $(objects "$b"); do
-		src=$(basename "${o%.o}")
-		grep -q "remote compile for file .*/$src\$" "$RLOG" || missing="$missing $src"
-	done
-	[ -z "$missing" ] || { echo "not compiled by the remote daemon:$missing"; return 1; }
+	local missing
+	missing=$(not_in_log "$1" "$RLOG" "remote compile for file ")
+	[ -z "$missing" ] || { echo "not compiled by the remote daemon:" $missing; return 1; }
 }
 
 icecream_jansson() {
@@ -54,7 +51,12 @@ icecream_jansson() {
 		return
 	fi
 	if ! out=$(compiled_remotely "$b"); then
-		fail "$name: build" "$out" "$(grep -i 'local' "$W/icecc.log" | tail -n 5)"
+		# The scheduler gives jobs only to hosts with idle CPU: on a
+		# machine busy with other work a job waits 4 minutes for a
+		# host, then icecc compiles it here.
+		fail "$name: build" "$out" \
+			"jobs the scheduler found no host for (it wants idle CPU; load now: $(cut -d' ' -f1-3 /proc/loadavg)): $(grep -c 'expected use_cs reply' "$W/icecc.log")" \
+			"$(grep -i 'local' "$W/icecc.log" | tail -n 5)"
 		return
 	fi
 	env=$(grep -o 'native /[^ ]*\.tar\.[a-z]*' "$W/icecc.log" | head -n 1)

@@ -45,6 +45,17 @@ objects() {
 	(cd "$1" && find . -name '*.c.o' | sort)
 }
 
+# not_in_log DIR LOG PATTERN: the sources of DIR's objects for which LOG has
+# no line matching PATTERN followed by "/SOURCE" at its end (a daemon's
+# line for each compilation it did).
+not_in_log() {
+	local o src
+	for o in $(objects "$1"); do
+		src=$(basename "${o%.o}")
+		grep -q "$3.*/$src\$" "$2" || echo "$src"
+	done
+}
+
 # tag_notes DIR: the tags the plugin reported while DIR was built, one line
 # a tagged call, direct or indirect ("file:line:col: note: call to 'f'
 # tagged file:line 'function', calls 'f_noprof'"), sorted.

@@ -36,15 +36,6 @@ char *copy(const char *s) { return strdup(s); }
 void *room(size_t n) { return xalloc(n); }
 C
 
-# ccache_counts: "hits misses" so far (ccache -z takes a second: the
-# counts before and after a compilation are compared instead).
-ccache_counts() {
-	ccache --print-stats | awk '
-		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
-		$1 == "cache_miss" { m += $2 }
-		END { print h + 0, m + 0 }'
-}
-
 # ccache_compile WAY WANT: compile t.c the WAY's way ("outer", "content",
 # "inner") and expect WANT ("hit" or "miss"), and the object a compilation
 # without ccache makes (ref.o).
@@ -58,7 +49,7 @@ ccache_compile() {
 	content) (cd "$d" && CCACHE_COMPILERCHECK=content ccache "$atcc" $args -o t.o) ;;
 	inner) (cd "$d" && ALLOCTAG_CC="ccache $TESTCC" "$atcc" $args -o t.o) ;;
 	esac || return 1
-	counts=$(echo "$before $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }')
+	counts=$(ccache_since "$before")
 	case $want:$counts in
 	hit:"1 0" | miss:"0 1") ;;
 	*) echo "$way: expected a $want, ccache counted hits, misses: $counts"; return 1 ;;
