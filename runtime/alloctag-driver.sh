@@ -39,6 +39,7 @@ driver_compiler() {
 			driver_fail "$compiler_var must name a compiler, not $driver (\"$compiler\"); to put a wrapper around $driver, write it first: CC=\"ccache $driver\"" ;;
 		esac
 	done
+	command -v "$1" >/dev/null || driver_fail "$compiler_var: $1: command not found"
 }
 
 # distccd refuses -fplugin= (it would load any file the client names), so a

@@ -82,9 +82,11 @@ refusal_checks() {
 	msg="$msg to put a wrapper around alloctag-cc, write it first: CC=\"ccache alloctag-cc\""
 	expect_refusal "$msg" env ALLOCTAG_CC=alloctag-cc "$ATCC" -c m.c || return 1
 	expect_refusal 'alloctag-cc: ALLOCTAG_CC is blank: name a compiler (gcc, "ccache gcc")' \
-		env ALLOCTAG_CC="   " "$ATCC" -c m.c
+		env ALLOCTAG_CC="   " "$ATCC" -c m.c || return 1
+	expect_refusal 'alloctag-cc: ALLOCTAG_CC: no-such-cc: command not found' \
+		env ALLOCTAG_CC="no-such-cc -O2" "$ATCC" -c m.c
 }
-check cc-command/recursion-and-blank-refused refusal_checks
+check cc-command/recursion-blank-missing-refused refusal_checks
 
 # With distcc first, the compilation is handed to distcc as "alloctag-cc
 # ARGS" (a name, which distccd takes, not a path), found first in PATH; the
