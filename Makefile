@@ -26,7 +26,8 @@ PLUGIN := $(B)/alloctag.so
 PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
-RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
+RUNTIME_SRCS := $(addprefix runtime/,alloctag.c cache.c registry.c counters.c counters_read.c \
+	format.c live.c live_dir.c config.c report.c process.c heap.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
@@ -58,22 +59,29 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin $(B)/runtime:
+$(B)/plugin:
 	mkdir -p $@
 
 runtime: deps
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
+# The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
+# as installed, in $(B), and with ALLOCTAG_DEBUG's assertions, in $(B)/debug
+# (make runtime-debug; make check runs the runtime tests with both).
+define runtime_in
+$(1)/runtime:
+	mkdir -p $$@
 # The allocator itself: GCC must not treat its malloc as the built-in one.
-$(B)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
-$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/runtime
-	$(CC) $(RUNTIME_CFLAGS) -c -o $@ $<
-
-$(B)/liballoctag.a: $(RUNTIME_OBJS)
-	rm -f $@ && ar rcs $@ $^
-
-$(B)/liballoctag.so: $(RUNTIME_OBJS)
-	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
+$(1)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
+$(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) | $(1)/runtime
+	$$(CC) $$(RUNTIME_CFLAGS) $(2) -c -o $$@ $$<
+$(1)/liballoctag.a: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/liballoctag.so: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	$$(CC) -shared -Wl,-soname,liballoctag.so -o $$@ $$^ -pthread
+endef
+$(eval $(call runtime_in,$(B),))
+$(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
 
 # alloctag-cc with the paths of this build (install writes its own), and
 # runtime/alloctag-driver.sh spliced in.  The plugin's SHA-256 is written
@@ -90,6 +98,14 @@ endef
 $(B)/alloctag-cc: runtime/alloctag-cc.in runtime/alloctag-driver.sh $(PLUGIN) | $(B)/runtime
 	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
 
+.PHONY: runtime-debug
+runtime-debug: all
+	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
+		$(B)/debug/alloctag-cc
+
+$(B)/debug/alloctag-cc: runtime/alloctag-cc.in runtime/alloctag-driver.sh $(PLUGIN) | $(B)/debug/runtime
+	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
+
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
 	mkdir -p $(B)/examples
@@ -103,8 +119,8 @@ demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/demo examples/demo/demo.c examples/demo/xalloc.c
-	@echo "== running it: its report goes to stderr (ALLOCTAG_REPORT=stderr|off|FILE)"
-	@cd examples/demo && $(abspath $(B))/demo
+	@echo "== running it: ALLOCTAG_REPORT=stderr sends its report to stderr (or stdout, off, FILE)"
+	@cd examples/demo && ALLOCTAG_REPORT=stderr $(abspath $(B))/demo
 
 check:
 	@testsuite/run $(CHECK_CCS)

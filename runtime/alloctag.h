@@ -50,6 +50,8 @@ struct alloc_tag_counters {
 struct alloc_tag {
 	struct codetag ct;
 	struct alloc_tag_counters *counters;
+	const char *callee;		/* the function called at the site, as written */
+	unsigned int column;		/* the call's column, 0: unknown */
 } __attribute__((__aligned__(8)));
 
 /* The tag charged by allocations on this thread, NULL for none. */

@@ -1,19 +1,30 @@
-# alloctag testsuite helpers, sourced by testsuite/run and the *.sh tests.
+# alloctag testsuite helpers, sourced by each test's process (testsuite/run)
+# and by testsuite/real/run.
 #
-# Results are lines "PASS: name", "FAIL: name" (details indented below it) and
-# "SKIP: name (reason)"; testsuite/run ends with "N passed, N failed, N skipped".
+# Results are lines "PASS: name", "FAIL: name" (details indented below it,
+# then the command that runs the test again) and "SKIP: name (reason)";
+# testsuite/run ends with "N passed, N failed, N skipped".
 #
-# Set by testsuite/run for each compiler: TESTCC (gcc, gcc-11, ...), PLUGIN
-# (its alloctag.so), TOP (repo root), WORK (scratch folder of this compiler).
+# Set by testsuite/run for each test: TOP (repo root), TESTCC (gcc, gcc-11,
+# ...), PLUGIN (its alloctag.so), ATCC (its alloctag-cc), WORK (the test's
+# own scratch folder, empty at its start, also its working directory) and
+# RERUN (the command that runs the test again).
+#
+# What a test can use (testsuite/README.md): pass, fail, skip, check; pcc
+# (the compiler with the plugin); directive; OPT_LEVELS; the markers'
+# readers expected_tags and expected_sites; report_rows and report_by_line
+# (a report's sites); run_diag_test, run_tag_test and run_report_test (the
+# runners of the .c tests).
 
 export LC_ALL=C
 
-pass() { echo "PASS: $TESTCC: $1"; }
-skip() { echo "SKIP: $TESTCC: $1 ($2)"; }
+pass() { echo "PASS: ${RUN_LABEL:-$TESTCC}: $1"; }
+skip() { echo "SKIP: ${RUN_LABEL:-$TESTCC}: $1 ($2)"; }
 fail() {
-	echo "FAIL: $TESTCC: $1"
+	echo "FAIL: ${RUN_LABEL:-$TESTCC}: $1"
 	shift
 	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /' | head -n 60
+	[ -n "${RERUN:-}" ] && echo "    rerun: $RERUN"
 	return 0
 }
 
@@ -156,9 +167,37 @@ expected_sites() {
 	done | sort
 }
 
-# A report in the "full" format as "file:line L/C T/TC P" lines, untagged line left out.
-report_sites() {
-	awk 'NR > 2 && $6 != "untagged:0" { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
+# report_rows REPORT: one line per site of a report in the full format
+# (ALLOCTAG_FORMAT=full), "live_bytes live_calls total_calls total_bytes peak_bytes site", the
+# columns found by their names in the report's "# <size> ..." header line;
+# the untagged line's site is "untagged".
+report_rows() {
+	awk '
+		/^allocinfo - version:/ { next }
+		/^#/ {
+			n = 0
+			line = $0
+			while (match(line, /<[^>]*>/)) {
+				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
+				line = substr(line, RSTART + RLENGTH)
+			}
+			nnum = n - 1	# numbers, then <tag info>
+			next
+		}
+		nnum && NF > nnum {
+			site = $(nnum + 1)
+			for (i = nnum + 2; i <= NF; i++) site = site " " $i
+			if (site ~ /func:untagged$/) site = "untagged"
+			print $col["size"], $col["calls"], $col["total calls"], \
+				$col["total size"], $col["peak size"], site
+		}' "$1"
+}
+
+# report_by_line REPORT: the tagged sites of a full-format report as the
+# // site markers write them (expected_sites): "file:line L/C T/TC P", live
+# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left out.
+report_by_line() {
+	report_rows "$1" | awk '$6 != "untagged" { print $6 " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
 }
 
 # Build a runtime test with alloctag-cc and compare its report at exit with
@@ -185,7 +224,7 @@ run_report_test() {
 			return
 		fi
 		# a "*" in a marker matches any value
-		got=$(report_sites "$WORK/report" | awk -v want="$expect" '
+		got=$(report_by_line "$WORK/report" | awk -v want="$expect" '
 			BEGIN {
 				n = split(want, w, "\n")
 				for (i = 1; i <= n; i++) {

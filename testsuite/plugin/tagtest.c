@@ -7,12 +7,13 @@
 __thread struct alloc_tag *alloctag_current;
 static unsigned untagged_hits;
 
+/* Atomic: OpenMP regions (tags/openmp.c) call from several threads at once. */
 static void hit(void)
 {
 	if (alloctag_current)
-		alloctag_current->counters->reserved++;
+		__atomic_add_fetch(&alloctag_current->counters->reserved, 1, __ATOMIC_RELAXED);
 	else
-		untagged_hits++;
+		__atomic_add_fetch(&untagged_hits, 1, __ATOMIC_RELAXED);
 }
 
 void *t_alloc_noprof(size_t n) { hit(); return malloc(n); }

@@ -1,5 +1,6 @@
 # Helpers of testsuite/real/run, sourced by it and by the project scripts
-# (sqlite.sh, jansson.sh, lua.sh) after testsuite/lib.sh (pass, fail, skip).
+# (sqlite.sh, jansson.sh, lua.sh) after testsuite/lib.sh (pass, fail, skip,
+# report_rows).
 #
 # Set by testsuite/real/run: TOP, TESTCC, REAL_CC (the drop-in compiler),
 # CACHE (downloads, kept between runs), REAL (scratch folder of this run),
@@ -91,32 +92,6 @@ logtail() {
 # report_env FILE: the environment for that, as arguments of env or export.
 report_env() {
 	echo "ALLOCTAG_REPORT=$1 ALLOCTAG_FORMAT=full"
-}
-
-# report_rows FILE: one line per site of a full-format report,
-# "live_bytes live_calls total_calls total_bytes peak_bytes site", the
-# columns found by their names in the report's "# <size> ..." header line;
-# the untagged line's site is "untagged".
-report_rows() {
-	awk '
-		/^allocinfo - version:/ { next }
-		/^#/ {
-			n = 0
-			line = $0
-			while (match(line, /<[^>]*>/)) {
-				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
-				line = substr(line, RSTART + RLENGTH)
-			}
-			nnum = n - 1	# numbers, then <tag info>
-			next
-		}
-		nnum && NF > nnum {
-			site = $(nnum + 1)
-			for (i = nnum + 2; i <= NF; i++) site = site " " $i
-			if (site ~ /func:untagged$/) site = "untagged"
-			print $col["size"], $col["calls"], $col["total calls"], \
-				$col["total size"], $col["peak size"], site
-		}' "$1"
 }
 
 # report_totals FILE: "calls bytes" summed over all sites (untagged included);
@@ -212,7 +187,7 @@ dhat_compare() {
 	fi
 	[ "$rl" = "$dl" ] || printf 'BAD\nlive at exit differs\n'
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
-		<(report_sites "$report") \
+		<(report_by_function "$report") \
 		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.h" "$tags")) |
 	awk -v addr=" $* " -v r="$r" -v d="$d" '
 		# site report_calls report_bytes dhat_calls dhat_bytes
@@ -390,9 +365,10 @@ dhat_sites() {
 		}' | sort
 }
 
-# report_sites REPORT: the report's total calls and bytes per site in the
-# form of dhat_sites.
-report_sites() {
+# report_by_function REPORT: the report's total calls and bytes summed per
+# file and calling function, "file:function calls bytes" (file without
+# folders; "untagged ..."), the form of dhat_sites.
+report_by_function() {
 	report_rows "$1" | awk '
 		{
 			if ($6 == "untagged") site = "untagged"
