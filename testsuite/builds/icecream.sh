@@ -36,6 +36,35 @@ RLOG=$I/remote.log
 export ICECC_TEST_SOCKET=$I/socket-local ICECC_TEST_REMOTEBUILD=1 ICECC_PREFERRED_HOST=remoteice1
 export ICECC_DEBUG=debug ICECC_LOGFILE=$W/icecc.log
 
+# The scheduler gives a job only to a host with idle CPU (iceccd reports
+# 1000 - idle per mille of /proc/stat as its load, and 1000 means full): on
+# a machine busy with other work a job waits 4 minutes for a host, then
+# icecc compiles it here.  That is icecream's choice, not a failure of the
+# plugin in icecream, and is reported as a SKIP.
+
+# cpu_idle: the percentage of CPU time idle over the next 2 seconds.
+cpu_idle() {
+	local before after
+	before=$(head -n 1 /proc/stat)
+	sleep 2
+	after=$(head -n 1 /proc/stat)
+	echo "$before $after" | awk '{
+		for (i = 2; i <= 11; i++) { t1 += $i; t2 += $(i + 11) }
+		print int(100 * (($16 + $17) - ($5 + $6)) / (t2 - t1)) }'
+}
+
+# no_host SOURCE...: every SOURCE was compiled here because the scheduler
+# offered no host in time (icecc's log: its process "preparing .../SOURCE",
+# then "expected use_cs reply").
+no_host() {
+	local src pid
+	for src in "$@"; do
+		pid=$(sed -n "s|^ICECC\[\([0-9]*\)\].* preparing \(.*/\)\{0,1\}$src to be compiled.*|\1|p" \
+			"$W/icecc.log" | tail -n 1)
+		[ -n "$pid" ] && grep -q "^ICECC\[$pid\].*expected use_cs reply" "$W/icecc.log" || return 1
+	done
+}
+
 # compiled_remotely DIR: every object of DIR's build was compiled by the
 # remote daemon: a "remote compile for file" line of its source.
 compiled_remotely() {
@@ -51,12 +80,11 @@ icecream_jansson() {
 		return
 	fi
 	if ! out=$(compiled_remotely "$b"); then
-		# The scheduler gives jobs only to hosts with idle CPU: on a
-		# machine busy with other work a job waits 4 minutes for a
-		# host, then icecc compiles it here.
-		fail "$name: build" "$out" \
-			"jobs the scheduler found no host for (it wants idle CPU; load now: $(cut -d' ' -f1-3 /proc/loadavg)): $(grep -c 'expected use_cs reply' "$W/icecc.log")" \
-			"$(grep -i 'local' "$W/icecc.log" | tail -n 5)"
+		if no_host ${out#*:}; then
+			skip "$name: build" "the scheduler offered no host with idle CPU for:${out#*:} (load $(cut -d' ' -f1-3 /proc/loadavg))"
+		else
+			fail "$name: build" "$out" "$(grep -i 'local' "$W/icecc.log" | tail -n 5)"
+		fi
 		return
 	fi
 	env=$(grep -o 'native /[^ ]*\.tar\.[a-z]*' "$W/icecc.log" | head -n 1)
@@ -89,7 +117,11 @@ icecream_made_env() {
 			>"$W/env/out" 2>&1; then
 		fail "$name" "$(cat "$W/env/out")"
 	elif [ "$(grep -c 'Remote compilation completed with exit code 0' "$RLOG")" != $((before + 1)) ]; then
-		fail "$name" "not compiled by the remote daemon" "$(logtail "$RLOG")"
+		if no_host f.c; then
+			skip "$name" "the scheduler offered no host with idle CPU (load $(cut -d' ' -f1-3 /proc/loadavg))"
+		else
+			fail "$name" "not compiled by the remote daemon" "$(logtail "$RLOG")"
+		fi
 	elif ! cmp -s "$W/env/f.o" "$W/env/ref.o"; then
 		fail "$name" "not the local object"
 	else
@@ -97,6 +129,11 @@ icecream_made_env() {
 	fi
 }
 
+idle=$(cpu_idle)
+if [ "$idle" -lt 25 ]; then
+	skip "builds/icecream" "this machine's CPUs are busy with other work ($idle% idle, load $(cut -d' ' -f1-3 /proc/loadavg)): icecream's scheduler gives no job to a host without idle CPU"
+	exit 0
+fi
 if ! wait_for "$I/scheduler.log" "login remoteice1" || ! wait_for "$I/scheduler.log" "login localice"; then
 	fail "builds/icecream: scheduler and daemons on 127.0.0.1" \
 		"$(logtail "$I/scheduler.log")" "$(logtail "$I/local.log")" "$(logtail "$I/remote.log")"
