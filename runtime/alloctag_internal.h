@@ -137,6 +137,8 @@ void *alloctag_counters_at(uint64_t offset) INTERNAL;
 struct counters_view;
 void alloctag_counters_view(struct counters_view *v) INTERNAL;
 int alloctag_counters_rebind(int fd) INTERNAL;
+void alloctag_counters_before_fork(void) INTERNAL;
+void alloctag_counters_forked(void) INTERNAL;
 void *alloctag_map(size_t size) INTERNAL;
 void alloctag_unmap(void *p, size_t size) INTERNAL;
 
