@@ -4,6 +4,7 @@
 #   make CC=gcc-11       the same for GCC 11
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
+#   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH,
 #                        pkg-config --cflags --libs alloctag gives the flags)
@@ -33,13 +34,23 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-inte
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 
+# The alloctag command (tool/): libc only.  It reads live files, sums
+# counters and writes reports with the runtime's own code for them.
+TOOL_SRCS := $(wildcard tool/*.c)
+TOOL_SHARED := counters_read format live_dir
+TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
+	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -Iruntime \
+	-DALLOCTAG_VERSION='"$(VERSION)"'
+TOOL := $(B)/alloctag
+
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 
-.PHONY: all plugin runtime deps demo examples check install clean
+.PHONY: all plugin runtime tool deps demo examples check install clean
 .DELETE_ON_ERROR:
 
-all: plugin runtime
+all: plugin runtime tool
 
 deps:
 	@sh plugin/ensure-deps.sh $(CC)
@@ -59,7 +70,7 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
 
-$(B)/plugin:
+$(B)/plugin $(B)/tool:
 	mkdir -p $@
 
 runtime: deps
@@ -82,6 +93,18 @@ $(1)/liballoctag.so: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
 endef
 $(eval $(call runtime_in,$(B),))
 $(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
+
+tool:
+	@$(MAKE) --no-print-directory $(TOOL)
+
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(TOOL): $(TOOL_OBJS)
+	$(CC) -o $@ $^ -lm
 
 # alloctag-cc with the paths of this build (install writes its own), and
 # runtime/alloctag-driver.sh spliced in.  The plugin's SHA-256 is written
@@ -114,6 +137,7 @@ examples: all
 		-L$(B)/examples -lnames -Wl,-rpath,'$$ORIGIN'
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/examples/demo examples/demo/demo.c examples/demo/xalloc.c
+	$(B)/alloctag-cc -O2 -Wall -o $(B)/examples/server examples/live/server.c
 
 demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
@@ -132,6 +156,7 @@ install: all
 	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
 	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -160,6 +185,13 @@ check-builds:
 .PHONY: check-kernel
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
+
+# What the alloctag command shows a person, checked with tmux (top), headless
+# Chromium (plot's page) and go tool pprof (its profiles); installs them with
+# apt-get where missing (testsuite/tool/slow/run; about a minute).
+.PHONY: check-live
+check-live:
+	@CC=$(CC) testsuite/tool/slow/run
 
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would

@@ -149,13 +149,14 @@ void alloctag_live_end(void) INTERNAL;
 
 /* config.c */
 enum report_destination { DEST_OFF, DEST_STDERR, DEST_STDOUT, DEST_FILE };
+enum live_setting { LIVE_OFF, LIVE_ON, LIVE_KEEP };
 struct alloctag_config {
 	enum report_destination destination;
 	char path[4096];		/* DEST_FILE: absolute, %p/%e/%% unexpanded */
 	int format;			/* enum report_format (format.h) */
 	unsigned long top;		/* 0: every site */
 	int signal;			/* 0: none */
-	int live;			/* make a live file */
+	enum live_setting live;		/* make a live file (and keep it after exit) */
 };
 extern struct alloctag_config alloctag_config INTERNAL;
 void alloctag_config_read(void) INTERNAL;
