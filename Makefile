@@ -73,7 +73,9 @@ $(PLUGIN): $(PLUGIN_OBJS)
 $(B)/plugin $(B)/tool:
 	mkdir -p $@
 
-runtime: deps
+# After the plugin: alloctag-cc is made with its path and hash, and two
+# sub-makes must not build it at once (make -j).
+runtime: plugin
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
 # The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
