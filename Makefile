@@ -7,7 +7,8 @@
 #   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
-#                        the plugin, alloctag-cc and alloctag-c++ are in PATH)
+#                        the plugin, alloctag-cc and alloctag-c++ are in PATH,
+#                        pkg-config --cflags --libs alloctag gives the flags)
 #
 # Missing compilers and plugin headers are installed with apt-get (Debian).
 
@@ -76,7 +77,9 @@ $(PLUGIN): $(PLUGIN_OBJS)
 $(B)/plugin $(B)/tool:
 	mkdir -p $@
 
-runtime: deps
+# After the plugin: alloctag-cc is made with its path and hash, and two
+# sub-makes must not build it at once (make -j).
+runtime: plugin
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
 # The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
@@ -110,30 +113,39 @@ $(TOOL): $(TOOL_OBJS)
 	$(CC) -o $@ $^ -lm
 
 # alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
-# (install writes its own): plugin $(2), headers $(3), libraries $(4), the C
-# library's names $(5), into $(6).
+# (install writes its own): plugin $(2), headers $(3), libraries $(4), into
+# $(5); runtime/alloctag-driver.sh spliced in, and the C library's names
+# (alloctag-libc.tags) written in.  The plugin's SHA-256 is written into it:
+# ccache, when it runs alloctag-cc, hashes alloctag-cc (its size and time, or
+# with compiler_check=content its content), not the plugin; the names it
+# passes on the command line.
+LIBC_FUNCTIONS = $(shell sed 's/\#.*//' runtime/alloctag-libc.tags | tr -s ' \t\n' ',,,' | sed 's/^,//; s/,$$//')
 define make_alloctag_cc
 	sed -e 's|@LANG@|$(1)|' -e 's|@CC@|$(CC)|' -e 's|@CXX@|$(ALLOCTAG_CXX)|' \
 	    -e 's|@PLUGIN@|$(2)|' -e 's|@INCLUDEDIR@|$(3)|' -e 's|@LIBDIR@|$(4)|' \
-	    -e 's|@LIBC_TAGS@|$(5)|' runtime/alloctag-cc.in > $(6) && chmod 755 $(6)
+	    -e 's|@LIBC_FUNCTIONS@|$(LIBC_FUNCTIONS)|' \
+	    -e "s|@PLUGIN_ID@|$$(sha256sum < $(PLUGIN) | cut -d' ' -f1)|" \
+	    -e '/^@DRIVER_COMMON@$$/{' -e 'r runtime/alloctag-driver.sh' -e 'd' -e '}' \
+	    runtime/alloctag-cc.in > $(5) && chmod 755 $(5)
 endef
+DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags
 
-$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$(abspath runtime/alloctag-libc.tags),$@)
+$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
 
-$(B)/alloctag-c++: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$(abspath runtime/alloctag-libc.tags),$@)
+$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
 
 .PHONY: runtime-debug
 runtime-debug: all
 	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
 		$(B)/debug/alloctag-cc $(B)/debug/alloctag-c++
 
-$(B)/debug/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/debug/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$(abspath runtime/alloctag-libc.tags),$@)
+$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/debug/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
 
-$(B)/debug/alloctag-c++: runtime/alloctag-cc.in $(PLUGIN) | $(B)/debug/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$(abspath runtime/alloctag-libc.tags),$@)
+$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/debug/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
@@ -164,8 +176,11 @@ install: all
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
-	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
-	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DATADIR)/alloctag-libc.tags,$(DESTDIR)$(PREFIX)/bin/alloctag-c++)
+	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
+	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-c++)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|' runtime/alloctag.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/alloctag.pc
 
 clean:
 	rm -rf build testsuite/work
@@ -176,6 +191,14 @@ clean:
 .PHONY: check-real
 check-real:
 	@testsuite/real/run
+
+# Builds at scale: jansson through ccache, distcc (a distccd on 127.0.0.1)
+# and icecream (icecc-scheduler and iceccd on 127.0.0.1), compared object
+# by object with a local build; CMake and Meson projects with alloctag.pc
+# (testsuite/builds/run; as root, about 4 minutes).
+.PHONY: check-builds
+check-builds:
+	@CC=$(CC) testsuite/builds/run
 
 # Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
 # under QEMU, /proc/allocinfo compared (kernel/README.md; 15 to 25 minutes).

@@ -255,3 +255,16 @@ run_report_test() {
 	done
 	pass "$name"
 }
+
+# ccache_counts: ccache's "hits misses" so far (in CCACHE_DIR); ccache_since
+# BEFORE: the "hits misses" since ccache_counts said BEFORE.  (ccache -z
+# would take a second.)
+ccache_counts() {
+	ccache --print-stats | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+ccache_since() {
+	echo "$1 $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }'
+}
