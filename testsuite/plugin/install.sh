@@ -11,8 +11,9 @@ install_check() {
 		[ -e "$root$f" ] || { echo "missing $f"; return 1; }
 	done
 	grep -q "^plugin=$plugindir/alloctag.so\$" "$root$prefix/bin/alloctag-cc" || { echo "alloctag-cc paths"; return 1; }
-	grep -q "^libc_tags=$prefix/share/alloctag/alloctag-libc.tags\$" "$root$prefix/bin/alloctag-c++" ||
-		{ echo "alloctag-c++ paths"; return 1; }
+	grep -q "^plugin=$plugindir/alloctag.so\$" "$root$prefix/bin/alloctag-c++" &&
+		grep -q "^libc_functions=malloc:malloc_noprof," "$root$prefix/bin/alloctag-c++" ||
+		{ echo "alloctag-c++ paths or C library names"; return 1; }
 	"$root$prefix/bin/alloctag" --help | grep -q '^  alloctag top ' || { echo "alloctag --help"; return 1; }
 	# Usable where it was put (with DESTDIR as the root).
 	printf '#include <alloctag.h>\nvoid *f(unsigned long) __alloc_tagged;\nvoid *g(void) { return f(1); }\n' |

@@ -36,7 +36,7 @@ mixed_check() {
 }
 check cxx-driver/mixed-c-and-c++ mixed_check
 check cxx-driver/version sh -c "'$ATCXX' --version | grep -q '^$CXX\\|g++'"
-check cxx-driver/preprocess-adds-nothing sh -c "cd '$d' && ! '$ATCXX' -E main.cc | grep -q alloc_tag_save"
+check cxx-driver/preprocess-as-compiled sh -c "cd '$d' && '$ATCXX' -E main.cc | grep -q '^# [0-9]* \".*/alloctag\.h\"'"
 check cxx-driver/not-itself sh -c "! ALLOCTAG_CXX='$ATCXX' '$ATCXX' -c '$d/main.cc' -o /dev/null 2> '$d/err' &&
 	grep -q 'alloctag-c++: ALLOCTAG_CXX must name a compiler, not alloctag-c++' '$d/err'"
 fi
