@@ -52,6 +52,12 @@ static bool worth_recording(tree decl)
 	}
 }
 
+/* Calls to FNDECL go to another function, its untagged variant. */
+static bool renamed(tree fndecl)
+{
+	return alloctag_variant_name(fndecl) != DECL_NAME(fndecl);
+}
+
 static void record_decl(void *event_data, void *)
 {
 	tree decl = (tree)event_data;
@@ -67,14 +73,17 @@ static void record_decl(void *event_data, void *)
 		alloctag_root_tree(decl);
 	}
 
-	if (TREE_CODE(decl) == FUNCTION_DECL && alloctag_is_tagged(decl)) {
+	if (TREE_CODE(decl) != FUNCTION_DECL) {
+		alloctag_check_named_decl(decl);
+	} else if (alloctag_is_tagged(decl)) {
 		alloctag_check_attributes(decl);
 		/*
 		 * A static function tagged in a header forced into every unit is
 		 * defined in one, or only its static variant is: elsewhere GCC
-		 * would say "declared static but never defined".
+		 * would say "declared static but never defined".  Calls to one
+		 * tagged under its own name still call it: the warning stays.
 		 */
-		if (!TREE_PUBLIC(decl))
+		if (!TREE_PUBLIC(decl) && renamed(decl))
 			alloctag_suppress_unused_warning(decl);
 		if (!tagged_functions.contains(decl))
 			tagged_functions.safe_push(decl);
@@ -100,7 +109,7 @@ static void record_function(void *event_data, void *data)
 	if (!lang_GNU_C())
 		return;
 	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl)
-		if (!TREE_PUBLIC(fndecl) && !DECL_INITIAL(fndecl))
+		if (!TREE_PUBLIC(fndecl) && !DECL_INITIAL(fndecl) && renamed(fndecl))
 			C_DECL_USED(fndecl) = 0;
 }
 

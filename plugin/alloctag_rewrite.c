@@ -49,13 +49,57 @@ static gcall *build_hook_call(tree hook, tree tag, tree old)
 }
 
 /*
- * The tag for a call from CALLER at LOC to CALLEE, the tagged function called
- * (NULL_TREE: an indirect call through FNTYPE), and in *VARIANT what the call
- * is to call instead; NULL_TREE when the call stays as it is.  DROPPED: the
- * call is in code that gimplification or the CFG dropped.
+ * The name an indirect call goes through, for its tag: the variable,
+ * parameter or member whose pointer it calls (xmlMalloc(n), hooks.alloc(n),
+ * (*fp)(n), table[i](n)), or NULL.  The gimplifier loaded it into a
+ * temporary of its own just before the call.
  */
-static tree tag_call(tree callee, tree fntype, tree caller, location_t loc, int flags,
-		     bool dropped, tree *variant)
+static const char *indirect_callee_name(tree fn)
+{
+	for (int hops = 0; fn && hops < 8; hops++) {
+		switch (TREE_CODE(fn)) {
+		case SSA_NAME: {
+			gimple *def = SSA_NAME_DEF_STMT(fn);
+
+			fn = def && gimple_assign_single_p(def) ? gimple_assign_rhs1(def) : NULL_TREE;
+			break;
+		}
+		case VAR_DECL:
+		case PARM_DECL:
+			return DECL_NAME(fn) && !DECL_ARTIFICIAL(fn)
+			       ? IDENTIFIER_POINTER(DECL_NAME(fn)) : NULL;
+		case COMPONENT_REF:
+			fn = TREE_OPERAND(fn, 1);
+			return DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : NULL;
+		case ARRAY_REF:
+		case MEM_REF:
+		case INDIRECT_REF:
+			fn = TREE_OPERAND(fn, 0);
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* What a call calls, by name, for its tag: CALLEE's, or the pointer's. */
+static const char *callee_name(tree callee, const gcall *call)
+{
+	if (callee)
+		return IDENTIFIER_POINTER(DECL_NAME(callee));
+	return call ? indirect_callee_name(gimple_call_fn(call)) : NULL;
+}
+
+/*
+ * The tag for a call from CALLER at LOC to CALLEE, the tagged function called
+ * (NULL_TREE: an indirect call through FNTYPE, whose pointer is named NAME),
+ * and in *VARIANT what the call is to call instead; NULL_TREE when the call
+ * stays as it is.  DROPPED: the call is in code that gimplification or the
+ * CFG dropped.
+ */
+static tree tag_call(tree callee, tree fntype, const char *name, tree caller, location_t loc,
+		     int flags, bool dropped, tree *variant)
 {
 	const struct alloctag_runtime *rt;
 	struct alloctag_site site;
@@ -75,6 +119,9 @@ static tree tag_call(tree callee, tree fntype, tree caller, location_t loc, int 
 	rt = alloctag_find_runtime(loc, callee);
 	if (!rt)
 		return NULL_TREE;
+	if (callee && fndecl_built_in_p(*variant, BUILT_IN_NORMAL)
+	    && !alloctag_hooks_survive_builtin(rt, *variant, callee, loc))
+		return NULL_TREE;
 	if (flags & ECF_RETURNS_TWICE) {
 		if (callee && !dropped)
 			warning_at(loc, OPT_Wattributes,
@@ -82,20 +129,43 @@ static tree tag_call(tree callee, tree fntype, tree caller, location_t loc, int 
 		return NULL_TREE;
 	}
 
-	site = alloctag_site_of(loc, caller);
+	site = alloctag_site_of(loc, caller, name);
 	tag = alloctag_build_tag(rt, &site, caller, loc);
 	if (alloctag_opts.verbose && callee)
-		inform(loc, "call to %qD %stagged %s:%d %qs, calls %qD", callee,
-		       dropped ? "in code never run " : "", site.file, site.line,
+		inform(loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", callee,
+		       dropped ? "in code never run " : "", site.file, site.line, site.column,
 		       site.function, *variant);
+	else if (alloctag_opts.verbose && name)
+		inform(loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
+		       name, fntype, site.file, site.line, site.column, site.function);
 	else if (alloctag_opts.verbose)
-		inform(loc, "indirect call through %qT tagged %s:%d %qs",
-		       fntype, site.file, site.line, site.function);
+		inform(loc, "indirect call through %qT tagged %s:%d:%d %qs",
+		       fntype, site.file, site.line, site.column, site.function);
 	return tag;
 }
 
-/* CALLEE: the tagged function called, or NULL_TREE for an indirect call. */
-static void rewrite_call(gcall *call, tree callee, tree caller)
+/*
+ * Where the restore after CALL goes: at the place of the statement after
+ * it, where the plain build's next statement is.  A diagnostic that GCC
+ * gives there (-fanalyzer's leak of a result thrown away) is given at the
+ * same place with the tag, as the hooks' inlined statements take the
+ * place of their call (alloctag_find_runtime).
+ */
+static location_t restore_location(gcall *call)
+{
+	gimple_stmt_iterator gsi = gsi_for_stmt(call);
+
+	for (gsi_next(&gsi); !gsi_end_p(gsi); gsi_next(&gsi))
+		if (!is_gimple_debug(gsi_stmt(gsi)) && gimple_has_location(gsi_stmt(gsi)))
+			return gimple_location(gsi_stmt(gsi));
+	return gimple_location(call);
+}
+
+/*
+ * CALLEE: the tagged function called, or NULL_TREE for an indirect call;
+ * WRITTEN: where the call is written.
+ */
+static void rewrite_call(gcall *call, tree callee, tree caller, location_t written)
 {
 	location_t loc = gimple_location(call);
 	const struct alloctag_runtime *rt;
@@ -103,8 +173,8 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	tree variant, tag, old;
 	gcall *save, *restore;
 
-	tag = tag_call(callee, gimple_call_fntype(call), caller, loc, gimple_call_flags(call),
-		       false, &variant);
+	tag = tag_call(callee, gimple_call_fntype(call), callee_name(callee, call), caller, written,
+		       gimple_call_flags(call), false, &variant);
 	if (!tag)
 		return;
 	rt = alloctag_find_runtime(loc, callee);	/* found by tag_call() */
@@ -123,7 +193,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	if (gimple_call_noreturn_p(call))
 		return;
 	restore = build_hook_call(rt->restore, tag, old);
-	gimple_set_location(restore, loc);
+	gimple_set_location(restore, restore_location(call));
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 
@@ -157,9 +227,15 @@ static tree tagged_callee(tree fndecl)
 	return NULL_TREE;
 }
 
-/* A tagged call of a GENERIC body: where, and to what. */
+/*
+ * A tagged call of a GENERIC body: where, and to what.  The gimplifier gives
+ * a call written directly as another call's argument that call's location
+ * ("free(xmalloc(n))": free's column, and free's line if the argument is on
+ * another): GIVEN is the location the GIMPLE call will have.
+ */
 struct generic_call {
 	location_t loc;
+	location_t given;
 	tree callee;		/* tagged, so kept alive by alloctag_decls.c */
 };
 typedef hash_map<int_hash<int, -1, -2>, vec<generic_call> > generic_call_map;
@@ -174,7 +250,20 @@ static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls *
 struct generic_walk {
 	vec<generic_call> calls;
 	hash_set<tree> *shared;
+	hash_map<tree, location_t> *arguments;	/* calls that are arguments -> given */
 };
+
+/* The calls among CALL's arguments will have CALL's location. */
+static void note_call_arguments(struct generic_walk *walk, tree call)
+{
+	for (int i = 0; i < call_expr_nargs(call); i++)
+		if (TREE_CODE(CALL_EXPR_ARG(call, i)) == CALL_EXPR
+		    && EXPR_LOCATION(call) != UNKNOWN_LOCATION) {
+			if (!walk->arguments)
+				walk->arguments = new hash_map<tree, location_t>;
+			walk->arguments->put(CALL_EXPR_ARG(call, i), EXPR_LOCATION(call));
+		}
+}
 
 static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
 {
@@ -191,11 +280,14 @@ static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
 			*walk_subtrees = 0;
 		break;
 	case CALL_EXPR:
+		note_call_arguments(walk, *tp);
 		callee = get_callee_fndecl(*tp);
 		callee = callee ? tagged_callee(callee) : NULL_TREE;
 		/* Without a location it could not be told from the calls the pass sees. */
 		if (callee && EXPR_LOCATION(*tp) != UNKNOWN_LOCATION) {
-			struct generic_call call = { EXPR_LOCATION(*tp), callee };
+			location_t *given = walk->arguments ? walk->arguments->get(*tp) : NULL;
+			struct generic_call call = { EXPR_LOCATION(*tp),
+						     given ? *given : EXPR_LOCATION(*tp), callee };
 
 			walk->calls.safe_push(call);
 		}
@@ -210,12 +302,13 @@ static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
 
 static void record_generic_calls(tree fndecl)
 {
-	struct generic_walk walk = { vNULL, NULL };
+	struct generic_walk walk = { vNULL, NULL, NULL };
 	cgraph_node *node = cgraph_node::get(fndecl);
 
 	if (DECL_SAVED_TREE(fndecl))
 		walk_tree(&DECL_SAVED_TREE(fndecl), find_tagged_call, &walk, NULL);
 	delete walk.shared;
+	delete walk.arguments;
 	if (!walk.calls.is_empty())
 		generic_calls->put(DECL_UID(fndecl), walk.calls);
 	/* PLUGIN_PRE_GENERICIZE is not run for nested functions: they come with the outer one. */
@@ -228,15 +321,55 @@ void alloctag_record_generic_calls(void *event_data, void *)
 {
 	if (!generic_calls)
 		generic_calls = new generic_call_map;
-	if (!alloctag_tagged_functions().is_empty())
+	if (!alloctag_tagged_functions().is_empty() || alloctag_any_named())
 		record_generic_calls((tree)event_data);
 }
 
 static bool same_site(location_t a, location_t b, tree caller)
 {
-	struct alloctag_site sa = alloctag_site_of(a, caller), sb = alloctag_site_of(b, caller);
+	struct alloctag_site sa = alloctag_site_of(a, caller, NULL);
+	struct alloctag_site sb = alloctag_site_of(b, caller, NULL);
 
 	return sa.line == sb.line && !strcmp(sa.file, sb.file);
+}
+
+static vec<generic_call> *generic_calls_of(function *fun)
+{
+	return generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+}
+
+static bool same_location(location_t a, location_t b)
+{
+	return get_pure_location(a) == get_pure_location(b);
+}
+
+/*
+ * Where CALL, one of the tagged CALLS of FUN, is written: its GENERIC
+ * location, when the gimplifier gave it its enclosing call's and no other
+ * call to the same function has that location.  An indirect call keeps the
+ * location it has.
+ */
+static location_t written_call_location(function *fun, const vec<gcall *> &calls, gcall *call)
+{
+	vec<generic_call> *generic = generic_calls_of(fun);
+	tree callee = gimple_call_fndecl(call);
+	location_t loc = gimple_location(call);
+	struct generic_call *g, *found = NULL;
+	unsigned i, n = 0;
+	gcall *other;
+
+	callee = callee ? tagged_callee(callee) : NULL_TREE;
+	if (!generic || !callee)
+		return loc;
+	FOR_EACH_VEC_ELT(calls, i, other)
+		if (other != call && gimple_call_fndecl(other)
+		    && tagged_callee(gimple_call_fndecl(other)) == callee
+		    && same_location(gimple_location(other), loc))
+			return loc;
+	FOR_EACH_VEC_ELT(*generic, i, g)
+		if (g->callee == callee && same_location(g->given, loc))
+			found = g, n++;
+	return n == 1 ? found->loc : loc;
 }
 
 /*
@@ -246,7 +379,7 @@ static bool same_site(location_t a, location_t b, tree caller)
  */
 static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
 {
-	vec<generic_call> *generic = generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+	vec<generic_call> *generic = generic_calls_of(fun);
 	struct generic_call *g;
 	unsigned i, j;
 	gcall *call;
@@ -258,13 +391,13 @@ static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
 		FOR_EACH_VEC_ELT(*generic, j, g)
 			if (gimple_call_fndecl(call)
 			    && g->callee == tagged_callee(gimple_call_fndecl(call))
-			    && same_site(g->loc, gimple_location(call), fun->decl)) {
+			    && same_site(g->given, gimple_location(call), fun->decl)) {
 				generic->unordered_remove(j);
 				break;
 			}
 	FOR_EACH_VEC_ELT(*generic, j, g)
-		tag_call(g->callee, NULL_TREE, fun->decl, g->loc, flags_from_decl_or_type(g->callee),
-			 true, &variant);
+		tag_call(g->callee, NULL_TREE, callee_name(g->callee, NULL), fun->decl, g->loc,
+			 flags_from_decl_or_type(g->callee), true, &variant);
 	generic->release();
 	generic_calls->remove(DECL_UID(fun->decl));
 }
@@ -273,6 +406,7 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 {
 	static bool aliases_defined;
 	auto_vec<gcall *> calls;
+	auto_vec<location_t> written;
 	basic_block bb;
 	gcall *call;
 	unsigned i;
@@ -294,11 +428,14 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 				calls.safe_push(call);
 		}
 	}
+	written.reserve_exact(calls.length());
+	FOR_EACH_VEC_ELT(calls, i, call)
+		written.quick_push(written_call_location(fun, calls, call));
 	tag_dropped_calls(fun, calls);
 	FOR_EACH_VEC_ELT(calls, i, call) {
 		tree callee = gimple_call_fndecl(call);
 
-		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl);
+		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl, written[i]);
 	}
 	return 0;
 }
@@ -324,7 +461,8 @@ public:
 
 	bool gate(function *) final override
 	{
-		return !alloctag_tagged_functions().is_empty() || alloctag_any_indirect();
+		return !alloctag_tagged_functions().is_empty() || alloctag_any_named()
+		       || alloctag_any_indirect();
 	}
 
 	unsigned int execute(function *fun) final override

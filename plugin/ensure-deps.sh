@@ -37,7 +37,7 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
-echo "alloctag: installing$missing with apt-get (needed for $cc plugins)"
+echo "alloctag: installing$missing with apt-get"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get install -y -q $missing >/dev/null 2>&1 ||
 	{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q $missing >/dev/null; }

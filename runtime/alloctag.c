@@ -137,6 +137,15 @@ static inline size_t block_size(const struct block *b)
 	return trailer_size(b->trailer, b->word, b->usable);
 }
 
+/*
+ * What the caller may have used of it: malloc_usable_size() says so, and
+ * programs use it (SQLite grows strings into it), so realloc keeps it all.
+ */
+static inline size_t block_capacity(const struct block *b)
+{
+	return trailer_capacity(b->word, b->usable);
+}
+
 /* Whether P is a small heap block of this runtime, in use (the fast paths'). */
 static inline int small_block(void *p, struct block *b)
 {
@@ -366,9 +375,9 @@ static void *resize(void *p, const struct block *b, size_t n)
 		moved = cache_take(t, k);
 		cache_leave(t);
 		if (moved) {
-			size_t old_n = block_size(b);
+			size_t kept = block_capacity(b);
 
-			memcpy(moved, p, old_n < n ? old_n : n);
+			memcpy(moved, p, kept < n ? kept : n);
 			release(t, p, b);
 			return moved;
 		}
@@ -417,7 +426,7 @@ static __attribute__((noinline)) void *realloc_move(struct thread_state *t, void
 						    struct block *b, struct counters_slot *s,
 						    size_t n)
 {
-	size_t k = small_class(n), old_n = block_size(b);
+	size_t k = small_class(n), old_n = block_size(b), kept = block_capacity(b);
 	struct counters_slot *old_slot = block_slot(b);
 	void *moved = NULL;
 
@@ -427,7 +436,7 @@ static __attribute__((noinline)) void *realloc_move(struct thread_state *t, void
 	}
 	if (!moved && !(moved = heap_alloc(class_request(k))))
 		return NULL;
-	memcpy(moved, p, old_n < n ? old_n : n);
+	memcpy(moved, p, kept < n ? kept : n);
 	bump(&old_slot->live, -(int64_t)old_n);
 	bump_release(&old_slot->freed_calls, 1);
 	release(t, p, b);

@@ -137,6 +137,8 @@ void *alloctag_counters_at(uint64_t offset) INTERNAL;
 struct counters_view;
 void alloctag_counters_view(struct counters_view *v) INTERNAL;
 int alloctag_counters_rebind(int fd) INTERNAL;
+void alloctag_counters_before_fork(void) INTERNAL;
+void alloctag_counters_forked(void) INTERNAL;
 void *alloctag_map(size_t size) INTERNAL;
 void alloctag_unmap(void *p, size_t size) INTERNAL;
 
@@ -147,13 +149,14 @@ void alloctag_live_end(void) INTERNAL;
 
 /* config.c */
 enum report_destination { DEST_OFF, DEST_STDERR, DEST_STDOUT, DEST_FILE };
+enum live_setting { LIVE_OFF, LIVE_ON, LIVE_KEEP };
 struct alloctag_config {
 	enum report_destination destination;
 	char path[4096];		/* DEST_FILE: absolute, %p/%e/%% unexpanded */
 	int format;			/* enum report_format (format.h) */
 	unsigned long top;		/* 0: every site */
 	int signal;			/* 0: none */
-	int live;			/* make a live file */
+	enum live_setting live;		/* make a live file (and keep it after exit) */
 };
 extern struct alloctag_config alloctag_config INTERNAL;
 void alloctag_config_read(void) INTERNAL;

@@ -14,7 +14,10 @@
  *   ALLOCTAG_TOP     only the N largest sites
  *   ALLOCTAG_SIGNAL  also report on this signal: USR1, USR2, HUP, ... or a
  *                    number; not one the C library or a crash uses
- *   ALLOCTAG_LIVE    off: no live file for `alloctag top` and its kin
+ *   ALLOCTAG_LIVE    off: no live file for `alloctag top` and its kin;
+ *                    keep: the file stays after exit (alloctag record --
+ *                    CMD sets it, to read the last counters of a short
+ *                    program, and removes the file)
  *
  * A bad setting gets one line on stderr and its default.
  */
@@ -150,13 +153,15 @@ static void read_signal(const char *s)
 
 static void read_live(const char *s)
 {
-	alloctag_config.live = 1;
+	alloctag_config.live = LIVE_ON;
 	if (!s || !*s || !strcmp(s, "on"))
 		return;
 	if (!strcmp(s, "off"))
-		alloctag_config.live = 0;
+		alloctag_config.live = LIVE_OFF;
+	else if (!strcmp(s, "keep"))
+		alloctag_config.live = LIVE_KEEP;
 	else
-		alloctag_complain("ALLOCTAG_LIVE=", s, " is neither on nor off; on", NULL);
+		alloctag_complain("ALLOCTAG_LIVE=", s, " is not on, off or keep; on", NULL);
 }
 
 void alloctag_config_read(void)

@@ -31,6 +31,7 @@ static char *extents[COUNTERS_MAX_EXTENTS];
 static _Atomic uint32_t nextents;	/* published after extents[i] */
 static uint64_t next_free;		/* offset of the first byte no chunk has */
 static int backing = -1;		/* the live file, or -1 */
+static char *at_fork;			/* the counters as they were at fork (a copy) */
 
 void *alloctag_map(size_t size)
 {
@@ -183,16 +184,22 @@ void alloctag_counters_view(struct counters_view *v)
 	v->limit = (uint64_t)v->nextents * EXTENT_SIZE;
 }
 
-/* Extent I's bytes in use, moved to memory of FD (or anonymous) in place. */
-static int rebind_extent(uint32_t i, int fd)
+/* The bytes of extent I in use. */
+static size_t extent_in_use(uint32_t i)
 {
 	uint64_t begin = (uint64_t)i * EXTENT_SIZE;
-	size_t in_use = next_free - begin < EXTENT_SIZE ? next_free - begin : EXTENT_SIZE;
+
+	return next_free - begin < EXTENT_SIZE ? next_free - begin : EXTENT_SIZE;
+}
+
+/* Extent I's bytes in use (as they were at fork, in a child), moved to memory of FD (or anonymous) in place. */
+static int rebind_extent(uint32_t i, int fd)
+{
 	char *copy = map_extent(i, fd);
 
 	if (!copy)
 		return -1;
-	memcpy(copy, extents[i], in_use);
+	memcpy(copy, at_fork ? at_fork + (size_t)i * EXTENT_SIZE : extents[i], extent_in_use(i));
 	if (mremap(copy, EXTENT_SIZE, EXTENT_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED,
 		   extents[i]) == MAP_FAILED) {
 		munmap(copy, EXTENT_SIZE);
@@ -232,4 +239,29 @@ int alloctag_counters_rebind(int fd)
 		stop_backing();
 	stamp_process(header());
 	return 0;
+}
+
+/*
+ * fork(): a live file's pages are shared with the child, and the parent
+ * goes on counting in them while the child makes its own copy: so the
+ * parent copies them first (under the registry lock), and the child starts
+ * from that copy.  Without a live file the child's pages are its own already.
+ */
+void alloctag_counters_before_fork(void)
+{
+	uint32_t n = load_relaxed(&nextents);
+
+	if (backing < 0 || !n)
+		return;
+	at_fork = alloctag_map((size_t)n * EXTENT_SIZE);
+	for (uint32_t i = 0; at_fork && i < n; i++)
+		memcpy(at_fork + (size_t)i * EXTENT_SIZE, extents[i], extent_in_use(i));
+}
+
+/* In the parent, and in the child once it has its own counters. */
+void alloctag_counters_forked(void)
+{
+	if (at_fork)
+		alloctag_unmap(at_fork, (size_t)load_relaxed(&nextents) * EXTENT_SIZE);
+	at_fork = NULL;
 }

@@ -12,8 +12,8 @@
  * exec closes; a reader that can take an exclusive one knows the file is
  * stale (its process died or exec'd).  A stale file of the same pid is
  * replaced.  At exit the file is marked exited and removed (a reader that
- * mapped it keeps the final counters).  A child after fork gets its own.
- * ALLOCTAG_LIVE=off: no file.
+ * mapped it keeps the final counters), or kept with ALLOCTAG_LIVE=keep.
+ * A child after fork gets its own.  ALLOCTAG_LIVE=off: no file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -140,7 +140,8 @@ void alloctag_live_end(void)
 	}
 	if (live_fd < 0)
 		return;
-	unlink(live_path);
+	if (alloctag_config.live != LIVE_KEEP)
+		unlink(live_path);
 	close(live_fd);
 	live_fd = -1;
 }

@@ -40,10 +40,12 @@ void alloctag_key_init(void)
 static void before_fork(void)
 {
 	alloctag_registry_lock();
+	alloctag_counters_before_fork();
 }
 
 static void after_fork_parent(void)
 {
+	alloctag_counters_forked();
 	alloctag_registry_unlock();
 }
 
@@ -52,6 +54,7 @@ static void after_fork_child(void)
 	alloctag_registry_after_fork();
 	alloctag_cache_after_fork(alloctag_self);
 	alloctag_live_after_fork();
+	alloctag_counters_forked();
 	alloctag_report_after_fork();
 }
 

@@ -94,9 +94,10 @@ diag_compare() {
 	done
 }
 
-# Expected tags of a tag test: "file:line function calls=N", one per tag, from
-# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files,
-# and "untagged calls=N" from a marker "// untagged calls=N".
+# Expected tags of a tag test: "file:line function calls=N [@COLUMN CALLEE]",
+# one per tag, from markers "// tag FUNCTION calls=N [xCOUNT] [@COLUMN
+# CALLEE][; tag ...]" in the given files, and "untagged calls=N" from a
+# marker "// untagged calls=N".
 expected_tags() {
 	local f
 	for f in "$@"; do
@@ -109,10 +110,14 @@ expected_tags() {
 				for (i = 1; i <= n; i++) {
 					split(parts[i], w, " ")
 					count = 1
-					if (w[4] ~ /^x[0-9]+$/)
-						count = substr(w[4], 2)
+					at = ""
+					for (k = 4; k in w; k++)
+						if (w[k] ~ /^x[0-9]+$/)
+							count = substr(w[k], 2)
+						else if (w[k] ~ /^@[0-9]+$/)
+							at = " " w[k] " " w[k + 1]
 					for (j = 0; j < count; j++)
-						print file ":" FNR " " w[2] " " w[3]
+						print file ":" FNR " " w[2] " " w[3] at
 				}
 			}' "$f"
 	done | sort
@@ -120,7 +125,9 @@ expected_tags() {
 
 # Build and run a tag test (testsuite/plugin/tags/*.c) at every optimization
 # level: the program prints its tags (tagtest.h); they must be exactly the
-# expected ones, with the expected number of calls charged to each.
+# expected ones, with the expected number of calls charged to each, and the
+# expected column and callee where the markers give them (a test whose
+# markers give none does not compare them).
 run_tag_test() {
 	local src=$1 dir base name args files expect opt got out exe
 	dir=$(dirname "$src")
@@ -140,6 +147,7 @@ run_tag_test() {
 			fail "$name $opt" "program failed" "$got"
 			return
 		fi
+		echo "$expect" | grep -q ' @[0-9]' || got=$(echo "$got" | sed 's/ @[0-9]* [^ ]*$//')
 		if [ "$got" != "$expect" ]; then
 			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
 				sed 's/^</expected:/; s/^>/got:     /')"
@@ -195,9 +203,13 @@ report_rows() {
 
 # report_by_line REPORT: the tagged sites of a full-format report as the
 # // site markers write them (expected_sites): "file:line L/C T/TC P", live
-# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left out.
+# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left
+# out, a site's column (file:line:column) too.
 report_by_line() {
-	report_rows "$1" | awk '$6 != "untagged" { print $6 " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
+	report_rows "$1" | awk '$6 != "untagged" {
+		where = $6
+		if (where ~ /:[0-9]+:[0-9]+$/) sub(/:[0-9]+$/, "", where)
+		print where " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
 }
 
 # Build a runtime test with alloctag-cc and compare its report at exit with
@@ -242,4 +254,17 @@ run_report_test() {
 		fi
 	done
 	pass "$name"
+}
+
+# ccache_counts: ccache's "hits misses" so far (in CCACHE_DIR); ccache_since
+# BEFORE: the "hits misses" since ccache_counts said BEFORE.  (ccache -z
+# would take a second.)
+ccache_counts() {
+	ccache --print-stats | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+ccache_since() {
+	echo "$1 $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }'
 }

@@ -31,8 +31,9 @@ extern struct alloc_tag __stop_alloc_tags[] __attribute__((weak));
 __attribute__((destructor)) static void report(void)
 {
 	for (struct alloc_tag *t = __start_alloc_tags; t < __stop_alloc_tags; t++)
-		printf("%s:%u %s calls=%u\n", t->ct.filename, t->ct.lineno,
-		       t->ct.function, t->counters->reserved);
+		printf("%s:%u %s calls=%u @%u %s\n", t->ct.filename, t->ct.lineno,
+		       t->ct.function, t->counters->reserved, t->column,
+		       t->callee ? t->callee : "-");
 	if (untagged_hits)
 		printf("untagged calls=%u\n", untagged_hits);
 }

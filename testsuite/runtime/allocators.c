@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+#include "escape.h"
 
 static int fmt(char **out, const char *f, ...)
 {
@@ -28,10 +29,10 @@ int main(void)
 	FILE *f;
 
 	keep[0] = malloc(100);				// site 100/1 100/1 100
-	free(malloc(7));				// site 0/0 7/1 7
-	keep[1] = calloc(3, 5);				// site 15/1 15/1 15
-	keep[2] = reallocarray(NULL, 4, 6);		// site 24/1 24/1 24
-	p = aligned_alloc(4096, 10);			// site 0/0 10/1 10
+	free(escape(malloc(7)));			// site 0/0 7/1 7
+	keep[1] = escape(calloc(3, 5));			// site 15/1 15/1 15
+	keep[2] = escape(reallocarray(NULL, 4, 6));	// site 24/1 24/1 24
+	p = escape(aligned_alloc(4096, 10));		// site 0/0 10/1 10
 	if ((uintptr_t)p % 4096)
 		return 1;
 	free(p);

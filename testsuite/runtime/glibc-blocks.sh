@@ -87,8 +87,8 @@ glibc_blocks_check() {
 		"$ATCC" -O2 -o own own.c || return 1
 	# 24 + 3 lib_make calls; 3 lib_grow; none uncharged: glibc freed them.
 	want='1
-17673 27 lib.c:3 [libx.so] func:lib_make
-15000 3 lib.c:4 [libx.so] func:lib_grow'
+17673 27 lib.c:3:35 [libx.so] func:lib_make callee:malloc
+15000 3 lib.c:4:41 [libx.so] func:lib_grow callee:realloc'
 	for how in "./prog ./libx.so" "./linked ./libx.so"; do
 		out=$(ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full $how 2>&1) &&
 			[ "$out" = ok ] || { echo "$how: $out"; return 1; }

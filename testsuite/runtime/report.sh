@@ -4,12 +4,12 @@ cat > "$WORK/fmt.c" <<'C'
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-static void *keep[3];
+void *keep[3];
 int main(int argc, char **argv)
 {
 	keep[0] = malloc(1000);
 	keep[1] = strdup("twelve bytes");
-	free(malloc(5));
+	free(keep[2] = malloc(5));
 	if (argc > 1 && !strcmp(argv[1], "now"))
 		alloctag_report();
 	if (argc > 1 && !strcmp(argv[1], "signal"))
