@@ -48,6 +48,7 @@ tree alloctag_lookup_decl(const char *name);
 void alloctag_root_tree(tree t);
 const vec<tree> &alloctag_tagged_functions(void);
 const char *alloctag_macro_value(const char *name, bool *defined);
+void alloctag_note_use(tree fndecl);
 
 /* alloctag_attribute.c */
 void alloctag_register_attributes(void *event_data, void *data);

@@ -166,20 +166,33 @@ typedef hash_map<int_hash<int, -1, -2>, vec<generic_call> > generic_call_map;
 static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls */
 
 /*
- * The GENERIC walk.  Like the gimplifier, which copies every other shared
- * node, it takes SAVE_EXPR, TARGET_EXPR and BIND_EXPR once however often
- * they are referenced ("p = kmalloc(...) ?: q" is one call): walk_tree()
- * without duplicates would hash every node, most of the cost of the walk.
+ * The GENERIC walk: the tagged calls, and the references to tagged
+ * functions that are not a call's callee (alloctag_note_use()).  Like the
+ * gimplifier, which copies every other shared node, it takes SAVE_EXPR,
+ * TARGET_EXPR and BIND_EXPR once however often they are referenced
+ * ("p = kmalloc(...) ?: q" is one call): walk_tree() without duplicates
+ * would hash every node, most of the cost of the walk.
  */
 struct generic_walk {
 	vec<generic_call> calls;
 	hash_set<tree> *shared;
 };
 
-static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
+static tree walk_generic(tree *tp, int *walk_subtrees, void *data);
+
+/* What a direct call passes, its callee aside: that is called, not used. */
+static void walk_call_operands(tree call, struct generic_walk *walk)
+{
+	for (int i = 0; i < call_expr_nargs(call); i++)
+		walk_tree(&CALL_EXPR_ARG(call, i), walk_generic, walk, NULL);
+	if (CALL_EXPR_STATIC_CHAIN(call))
+		walk_tree(&CALL_EXPR_STATIC_CHAIN(call), walk_generic, walk, NULL);
+}
+
+static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 {
 	struct generic_walk *walk = (struct generic_walk *)data;
-	tree callee;
+	tree fndecl, callee;
 
 	switch (TREE_CODE(*tp)) {
 	case SAVE_EXPR:
@@ -191,14 +204,26 @@ static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
 			*walk_subtrees = 0;
 		break;
 	case CALL_EXPR:
-		callee = get_callee_fndecl(*tp);
-		callee = callee ? tagged_callee(callee) : NULL_TREE;
+		fndecl = get_callee_fndecl(*tp);
+		if (!fndecl)
+			break;
+		callee = tagged_callee(fndecl);
 		/* Without a location it could not be told from the calls the pass sees. */
 		if (callee && EXPR_LOCATION(*tp) != UNKNOWN_LOCATION) {
 			struct generic_call call = { EXPR_LOCATION(*tp), callee };
 
 			walk->calls.safe_push(call);
 		}
+		walk_call_operands(*tp, walk);
+		*walk_subtrees = 0;
+		break;
+	case DECL_EXPR:
+		/* A declaration, not a use (initializers are walked in their BIND_EXPR). */
+		if (TREE_CODE(DECL_EXPR_DECL(*tp)) != TYPE_DECL)
+			*walk_subtrees = 0;
+		break;
+	case FUNCTION_DECL:
+		alloctag_note_use(*tp);
 		break;
 	default:
 		if (TYPE_P(*tp))
@@ -214,7 +239,7 @@ static void record_generic_calls(tree fndecl)
 	cgraph_node *node = cgraph_node::get(fndecl);
 
 	if (DECL_SAVED_TREE(fndecl))
-		walk_tree(&DECL_SAVED_TREE(fndecl), find_tagged_call, &walk, NULL);
+		walk_tree(&DECL_SAVED_TREE(fndecl), walk_generic, &walk, NULL);
 	delete walk.shared;
 	if (!walk.calls.is_empty())
 		generic_calls->put(DECL_UID(fndecl), walk.calls);
@@ -223,7 +248,8 @@ static void record_generic_calls(tree fndecl)
 		record_generic_calls(n->decl);
 }
 
-/* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification. */
+/* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification,
+ * and the other uses of tagged functions. */
 void alloctag_record_generic_calls(void *event_data, void *)
 {
 	if (!generic_calls)
@@ -310,11 +336,11 @@ const pass_data alloctag_rewrite_pass_data = {
 	.name			= "alloctag",
 	.optinfo_flags		= OPTGROUP_NONE,
 	.tv_id			= TV_NONE,
-	.properties_required	= PROP_gimple_any | PROP_cfg,
+	.properties_required	= ALLOCTAG_PASS_PROPERTIES_REQUIRED,
 	.properties_provided	= 0,
 	.properties_destroyed	= 0,
 	.todo_flags_start	= 0,
-	.todo_flags_finish	= TODO_verify_il,
+	.todo_flags_finish	= ALLOCTAG_PASS_TODO_FINISH,
 };
 
 class alloctag_rewrite_pass : public gimple_opt_pass {

@@ -275,19 +275,13 @@ static location_t written_location(location_t loc)
 {
 	loc = get_pure_location(loc);
 	while (linemap_location_from_macro_expansion_p(line_table, loc)) {
-		const line_map_macro *map = linemap_check_macro(linemap_lookup(line_table, loc));
-		unsigned token = loc - MAP_START_LOCATION(map);
-		location_t written, defined;
+		location_t written = alloctag_macro_argument_location(loc);
 
-		if (token >= MACRO_MAP_NUM_MACRO_TOKENS(map))
-			break;
-		written = MACRO_MAP_LOCATIONS(map)[2 * token];
-		defined = MACRO_MAP_LOCATIONS(map)[2 * token + 1];
-		if (written == defined)		/* from the body */
+		if (written == UNKNOWN_LOCATION)	/* from the body */
 			return linemap_resolve_location(line_table,
-							MACRO_MAP_EXPANSION_POINT_LOCATION(map),
+							alloctag_macro_expansion_point(loc),
 							LRK_MACRO_EXPANSION_POINT, NULL);
-		loc = written;			/* from an argument */
+		loc = written;				/* from an argument */
 	}
 	return linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
 }
