@@ -12,7 +12,12 @@
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-HOSTCXX ?= g++
+# The plugin is C++ built against $(CC)'s plugin headers: by the g++ of the
+# same GCC where it is installed (g++-14 for gcc-14), else by g++.
+CC_CXX := $(patsubst ./%,%,$(dir $(CC))$(subst gcc,g++,$(notdir $(CC))))
+ifeq ($(origin HOSTCXX),undefined)
+HOSTCXX := $(if $(filter-out $(CC),$(CC_CXX)),$(or $(shell command -v $(CC_CXX)),g++),g++)
+endif
 VERSION := 0.1.0
 
 B := build/$(notdir $(CC))
@@ -34,7 +39,7 @@ RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 
-.PHONY: all plugin runtime deps demo examples check install clean
+.PHONY: all plugin runtime deps demo examples check install clean FORCE
 .DELETE_ON_ERROR:
 
 all: plugin runtime
@@ -48,7 +53,7 @@ plugin: deps
 # Undefined references are made weak so that a plugin built for another GCC
 # still loads and plugin_init() can say so, instead of dlopen() failing on
 # the first symbol that GCC version lacks.
-$(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
+$(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(B)/gcc-plugin-dir | $(B)/plugin
 	$(HOSTCXX) $(PLUGIN_CXXFLAGS) -I$(PLUGIN_DIR)/include -x c++ -c -o $@.tmp $<
 	nm --undefined-only --format=posix $@.tmp | cut -d' ' -f1 > $@.undef
 	objcopy --weaken-symbols=$@.undef $@.tmp $@
@@ -56,6 +61,14 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
+
+# The GCC a build is for, by its plugin directory: read by alloctag-cc to
+# find the plugin of another ALLOCTAG_CC, and rewritten, so that everything
+# is rebuilt, when $(CC) is another GCC than last time (gcc in a root of
+# compilers/root, or after an upgrade to a new major version).
+$(B)/gcc-plugin-dir: FORCE | $(B)/plugin
+	@echo '$(PLUGIN_DIR)' | cmp -s - $@ || echo '$(PLUGIN_DIR)' > $@
+FORCE:
 
 $(B)/plugin $(B)/runtime:
 	mkdir -p $@
@@ -65,7 +78,7 @@ runtime: deps
 
 # The allocator itself: GCC must not treat its malloc as the built-in one.
 $(B)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
-$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/runtime
+$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/runtime
 	$(CC) $(RUNTIME_CFLAGS) -c -o $@ $<
 
 $(B)/liballoctag.a: $(RUNTIME_OBJS)
@@ -74,14 +87,18 @@ $(B)/liballoctag.a: $(RUNTIME_OBJS)
 $(B)/liballoctag.so: $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
 
-# alloctag-cc with the paths of this build (install writes its own).
+# alloctag-cc with the paths of this build (install writes its own): the
+# plugin, headers, runtime, the plugin directory of the GCC the plugin is
+# for, and where plugins built for other compilers are (build/*/, each with
+# the plugin directory of its GCC in gcc-plugin-dir).
 define make_alloctag_cc
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(1)|' -e 's|@INCLUDEDIR@|$(2)|' \
-	    -e 's|@LIBDIR@|$(3)|' runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
+	    -e 's|@LIBDIR@|$(3)|' -e 's|@GCC_PLUGIN_DIR@|$(PLUGIN_DIR)|' -e 's|@BUILDS@|$(5)|' \
+	    runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
 endef
 
-$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
+	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
@@ -109,7 +126,7 @@ install: all
 	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
-	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
+	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
 
 clean:
 	rm -rf build testsuite/work
