@@ -4,6 +4,7 @@
 #   make CC=gcc-11       the same for GCC 11
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
+#   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
 #
@@ -130,6 +131,13 @@ install: all
 
 clean:
 	rm -rf build testsuite/work
+
+# The whole testsuite with GCC 13 and 14 (Debian 13, trixie) and GCC 15 and
+# 16 (sid), each in a Debian root filesystem made once with mmdebstrap into
+# .cache/roots/ (compilers/root); first, checks of the roots themselves.
+.PHONY: check-compilers
+check-compilers:
+	@compilers/check
 
 # SQLite, jansson and Lua from Debian's source packages (cached in .cache/),
 # built with and without alloctag-cc, their tests compared, reports checked
