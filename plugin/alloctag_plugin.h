@@ -73,6 +73,7 @@ struct alloctag_runtime {
 	tree counters_field;	/* its counters pointer, or NULL */
 	tree shared_counters;	/* counters_object, or NULL */
 	tree save, restore;	/* the hooks */
+	bool restore_takes_tag;	/* restore(&tag, old), not restore(old) */
 };
 /* Where a call is, as __FILE__, __LINE__ and __func__ would say there. */
 struct alloctag_site {

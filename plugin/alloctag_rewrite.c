@@ -29,101 +29,113 @@
  */
 #include "alloctag_plugin.h"
 
-static gcall *build_hook_call(tree hook, tree tag, tree old)
+/* old = save(&tag) */
+static gcall *build_save(const struct alloctag_runtime *rt, tree tag, tree old)
 {
-	tree tag_addr = build_fold_addr_expr(tag);
-	unsigned nargs = 0;
-	tree args[2] = { NULL_TREE, NULL_TREE };
+	gcall *save = gimple_build_call(rt->save, 1, build_fold_addr_expr(tag));
 
-	for (tree a = TYPE_ARG_TYPES(TREE_TYPE(hook)); a && TREE_VALUE(a) != void_type_node;
-	     a = TREE_CHAIN(a))
-		nargs++;
-	/* save(&tag); restore(&tag, old) or restore(old) */
-	if (!old)
-		args[0] = tag_addr;
-	else if (nargs == 2)
-		args[0] = tag_addr, args[1] = old;
-	else
-		args[0] = old;
-	return gimple_build_call(hook, old && nargs == 2 ? 2 : 1, args[0], args[1]);
+	gimple_call_set_lhs(save, old);
+	return save;
+}
+
+/* restore(&tag, old) or restore(old) */
+static gcall *build_restore(const struct alloctag_runtime *rt, tree tag, tree old)
+{
+	if (rt->restore_takes_tag)
+		return gimple_build_call(rt->restore, 2, build_fold_addr_expr(tag), old);
+	return gimple_build_call(rt->restore, 1, old);
+}
+
+/* A call to tag, direct or indirect. */
+struct call_to_tag {
+	location_t loc;
+	tree caller;
+	tree callee;	/* the tagged function called, or NULL_TREE: indirect */
+	tree variant;	/* what a direct call is to call instead */
+	tree fntype;	/* the function type called */
+	bool dropped;	/* in code that gimplification or the CFG dropped */
+};
+
+/*
+ * What a direct call to the tagged CALLEE from CALLER is to call instead:
+ * its variant, or NULL_TREE when the call stays as it is (no variant: the
+ * reason was diagnosed).  Inside the untagged variant's own definition,
+ * calling the tagged function means the underlying one (malloc_noprof
+ * calling malloc): renaming it would recurse forever.
+ */
+static tree call_target(tree callee, tree caller)
+{
+	tree variant = alloctag_variant(callee);
+
+	return variant && (variant != caller || variant == callee) ? variant : NULL_TREE;
 }
 
 /*
- * The tag for a call from CALLER at LOC to CALLEE, the tagged function called
- * (NULL_TREE: an indirect call through FNTYPE), and in *VARIANT what the call
- * is to call instead; NULL_TREE when the call stays as it is.  DROPPED: the
- * call is in code that gimplification or the CFG dropped.
+ * The runtime to tag call C with, or NULL when it cannot be: there is none
+ * (diagnosed once), or the call returns twice (FLAGS), which a tag's save
+ * and restore around it cannot follow.
  */
-static tree tag_call(tree callee, tree fntype, tree caller, location_t loc, int flags,
-		     bool dropped, tree *variant)
+static const struct alloctag_runtime *runtime_for(const struct call_to_tag *c, int flags)
 {
-	const struct alloctag_runtime *rt;
-	struct alloctag_site site;
-	tree tag;
+	const struct alloctag_runtime *rt = alloctag_find_runtime(c->loc, c->callee);
 
-	*variant = NULL_TREE;
-	if (callee) {
-		*variant = alloctag_variant(callee);
-		/*
-		 * Inside the untagged variant's own definition, calling the tagged
-		 * function means the underlying one (malloc_noprof calling malloc):
-		 * renaming it would recurse forever.
-		 */
-		if (!*variant || (*variant == caller && *variant != callee))
-			return NULL_TREE;
+	if (rt && (flags & ECF_RETURNS_TWICE)) {
+		if (c->callee && !c->dropped)
+			warning_at(c->loc, OPT_Wattributes,
+				   "call to %qD is not tagged: it returns twice", c->callee);
+		return NULL;
 	}
-	rt = alloctag_find_runtime(loc, callee);
-	if (!rt)
-		return NULL_TREE;
-	if (flags & ECF_RETURNS_TWICE) {
-		if (callee && !dropped)
-			warning_at(loc, OPT_Wattributes,
-				   "call to %qD is not tagged: it returns twice", callee);
-		return NULL_TREE;
-	}
+	return rt;
+}
 
-	site = alloctag_site_of(loc, caller);
-	tag = alloctag_build_tag(rt, &site, caller, loc);
-	if (alloctag_opts.verbose && callee)
-		inform(loc, "call to %qD %stagged %s:%d %qs, calls %qD", callee,
-		       dropped ? "in code never run " : "", site.file, site.line,
-		       site.function, *variant);
+/* The static tag of call C's site (and the note -verbose asks for). */
+static tree site_tag(const struct alloctag_runtime *rt, const struct call_to_tag *c)
+{
+	struct alloctag_site site = alloctag_site_of(c->loc, c->caller);
+	tree tag = alloctag_build_tag(rt, &site, c->caller, c->loc);
+
+	if (alloctag_opts.verbose && c->callee)
+		inform(c->loc, "call to %qD %stagged %s:%d %qs, calls %qD", c->callee,
+		       c->dropped ? "in code never run " : "", site.file, site.line,
+		       site.function, c->variant);
 	else if (alloctag_opts.verbose)
-		inform(loc, "indirect call through %qT tagged %s:%d %qs",
-		       fntype, site.file, site.line, site.function);
+		inform(c->loc, "indirect call through %qT tagged %s:%d %qs",
+		       c->fntype, site.file, site.line, site.function);
 	return tag;
 }
 
 /* CALLEE: the tagged function called, or NULL_TREE for an indirect call. */
 static void rewrite_call(gcall *call, tree callee, tree caller)
 {
-	location_t loc = gimple_location(call);
+	struct call_to_tag c = { gimple_location(call), caller, callee, NULL_TREE,
+				 gimple_call_fntype(call), false };
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
-	tree variant, tag, old;
+	tree tag, old;
 	gcall *save, *restore;
 
-	tag = tag_call(callee, gimple_call_fntype(call), caller, loc, gimple_call_flags(call),
-		       false, &variant);
-	if (!tag)
+	c.variant = callee ? call_target(callee, caller) : NULL_TREE;
+	if (callee && !c.variant)
 		return;
-	rt = alloctag_find_runtime(loc, callee);	/* found by tag_call() */
+	rt = runtime_for(&c, gimple_call_flags(call));
+	if (!rt)
+		return;
+	tag = site_tag(rt, &c);
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
-	save = build_hook_call(rt->save, tag, NULL_TREE);
-	gimple_call_set_lhs(save, old);
-	gimple_set_location(save, loc);
+	save = build_save(rt, tag, old);
+	gimple_set_location(save, c.loc);
 	gsi = gsi_for_stmt(call);
 	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
 
-	if (variant != callee)
-		gimple_call_set_fndecl(call, variant);
+	if (c.variant != callee)
+		gimple_call_set_fndecl(call, c.variant);
 	gimple_call_set_tail(call, false);
 
 	if (gimple_call_noreturn_p(call))
 		return;
-	restore = build_hook_call(rt->restore, tag, old);
-	gimple_set_location(restore, loc);
+	restore = build_restore(rt, tag, old);
+	gimple_set_location(restore, c.loc);
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 
@@ -142,15 +154,16 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
  */
 static tree tagged_callee(tree fndecl)
 {
+	static const char prefix[] = "__builtin_";
+	const size_t prefix_len = sizeof(prefix) - 1;
 	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
-	const size_t prefix = sizeof("__builtin_") - 1;
 	tree declared;
 
 	if (alloctag_is_tagged(fndecl))
 		return fndecl;
-	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, "__builtin_", prefix))
+	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, prefix, prefix_len))
 		return NULL_TREE;
-	declared = alloctag_lookup_decl(name + prefix);
+	declared = alloctag_lookup_decl(name + prefix_len);
 	if (declared && TREE_CODE(declared) == FUNCTION_DECL && alloctag_is_tagged(declared)
 	    && fndecl_built_in_p(declared, DECL_FUNCTION_CODE(fndecl)))
 		return declared;
@@ -162,7 +175,9 @@ struct generic_call {
 	location_t loc;
 	tree callee;		/* tagged, so kept alive by alloctag_decls.c */
 };
-typedef hash_map<int_hash<int, -1, -2>, vec<generic_call> > generic_call_map;
+/* Keyed by DECL_UID, never negative: -1 and -2 mark empty and deleted slots. */
+typedef int_hash<int, -1, -2> decl_uid_hash;
+typedef hash_map<decl_uid_hash, vec<generic_call> > generic_call_map;
 static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls */
 
 /*
@@ -266,50 +281,71 @@ static bool same_site(location_t a, location_t b, tree caller)
 }
 
 /*
- * Tags for the GENERIC calls of FUN that are not among the CALLS left in its
- * GIMPLE.  Matched by site and callee: the gimplifier may give a call another
- * column (that of the return statement it is in).
+ * The GENERIC calls of CALLER that are not among the CALLS left in its
+ * GIMPLE.  Matched by site and callee: the gimplifier may give a call
+ * another column (that of the return statement it is in).
  */
-static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
+static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &calls, tree caller)
 {
-	vec<generic_call> *generic = generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
 	struct generic_call *g;
 	unsigned i, j;
 	gcall *call;
-	tree variant;
 
-	if (!generic)
-		return;
 	FOR_EACH_VEC_ELT(calls, i, call)
 		FOR_EACH_VEC_ELT(*generic, j, g)
 			if (gimple_call_fndecl(call)
 			    && g->callee == tagged_callee(gimple_call_fndecl(call))
-			    && same_site(g->loc, gimple_location(call), fun->decl)) {
+			    && same_site(g->loc, gimple_location(call), caller)) {
 				generic->unordered_remove(j);
 				break;
 			}
-	FOR_EACH_VEC_ELT(*generic, j, g)
-		tag_call(g->callee, NULL_TREE, fun->decl, g->loc, flags_from_decl_or_type(g->callee),
-			 true, &variant);
+}
+
+/* The tag of a call in code that was dropped: it exists, its counters stay zero. */
+static void tag_dropped_call(const struct generic_call *g, tree caller)
+{
+	struct call_to_tag c = { g->loc, caller, g->callee, call_target(g->callee, caller),
+				 TREE_TYPE(g->callee), true };
+	const struct alloctag_runtime *rt;
+
+	rt = c.variant ? runtime_for(&c, flags_from_decl_or_type(g->callee)) : NULL;
+	if (rt)
+		site_tag(rt, &c);
+}
+
+/* Tags for the tagged calls of FUN's GENERIC body that its GIMPLE (CALLS) lost. */
+static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
+{
+	vec<generic_call> *generic = generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+	struct generic_call *g;
+	unsigned i;
+
+	if (!generic)
+		return;
+	forget_calls_left(generic, calls, fun->decl);
+	FOR_EACH_VEC_ELT(*generic, i, g)
+		tag_dropped_call(g, fun->decl);
 	generic->release();
 	generic_calls->remove(DECL_UID(fun->decl));
 }
 
-static unsigned int alloctag_rewrite_execute(function *fun)
+/*
+ * Once per translation unit, at the pass's first function, when every
+ * declaration is known and before the symbol table is finalized: the
+ * aliases other units call (foo_noprof of a foo defined here, called or
+ * not), and the function types whose indirect calls are tagged.
+ */
+static void start_unit(void)
 {
-	static bool aliases_defined;
-	auto_vec<gcall *> calls;
+	alloctag_define_public_aliases();
+	alloctag_collect_indirect_types();
+}
+
+/* The tagged calls of FUN: direct ones, and indirect ones of a tagged type. */
+static void collect_tagged_calls(function *fun, vec<gcall *> *calls)
+{
 	basic_block bb;
-	gcall *call;
-	unsigned i;
 
-	if (!aliases_defined) {
-		aliases_defined = true;
-		alloctag_define_public_aliases();
-		alloctag_collect_indirect_types();
-	}
-
-	/* Collect first: rewriting inserts statements and may split edges. */
 	FOR_EACH_BB_FN(bb, fun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
@@ -317,16 +353,25 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 
 			if (callee ? tagged_callee(callee) != NULL_TREE
 				   : call && alloctag_indirect_tagged(call))
-				calls.safe_push(call);
+				calls->safe_push(call);
 		}
 	}
+}
+
+static void rewrite_function(function *fun)
+{
+	auto_vec<gcall *> calls;
+	gcall *call;
+	unsigned i;
+
+	/* Collect first: rewriting inserts statements and may split edges. */
+	collect_tagged_calls(fun, &calls);
 	tag_dropped_calls(fun, calls);
 	FOR_EACH_VEC_ELT(calls, i, call) {
 		tree callee = gimple_call_fndecl(call);
 
 		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl);
 	}
-	return 0;
 }
 
 namespace {
@@ -355,8 +400,16 @@ public:
 
 	unsigned int execute(function *fun) final override
 	{
-		return alloctag_rewrite_execute(fun);
+		if (!unit_started) {
+			unit_started = true;
+			start_unit();
+		}
+		rewrite_function(fun);
+		return 0;
 	}
+
+private:
+	bool unit_started = false;	/* start_unit() done: one pass object per unit */
 };
 
 } /* namespace */

@@ -52,6 +52,34 @@ static unsigned param_count(tree fndecl)
 	return n;
 }
 
+/* What a translation unit lacks to tag calls: it says which at the first one. */
+enum missing_runtime { HOOK_UNDECLARED, TAG_TYPE_INCOMPLETE };
+
+/* A call at LOC to CALLEE (NULL_TREE: an indirect call) cannot be tagged: NAME is WHAT. */
+static void cannot_tag(location_t loc, tree callee, enum missing_runtime what, const char *name)
+{
+	const char *hint = alloctag_opts.include_hint;
+
+	switch (what) {
+	case HOOK_UNDECLARED:
+		if (callee)
+			error_at(loc, "call to %qD cannot be tagged: %qs is not declared; "
+				 "include %<%s%>", callee, name, hint);
+		else
+			error_at(loc, "indirect call cannot be tagged: %qs is not declared; "
+				 "include %<%s%>", name, hint);
+		break;
+	case TAG_TYPE_INCOMPLETE:
+		if (callee)
+			error_at(loc, "call to %qD cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", callee, name, hint);
+		else
+			error_at(loc, "indirect call cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", name, hint);
+		break;
+	}
+}
+
 /* A hook by name: a function, or diagnosed at the first tagged call. */
 static tree find_hook(const char *name, location_t call_loc, tree callee)
 {
@@ -59,12 +87,7 @@ static tree find_hook(const char *name, location_t call_loc, tree callee)
 
 	if (hook && TREE_CODE(hook) == FUNCTION_DECL)
 		return hook;
-	if (callee)
-		error_at(call_loc, "call to %qD cannot be tagged: %qs is not declared; "
-			 "include %<%s%>", callee, name, alloctag_opts.include_hint);
-	else
-		error_at(call_loc, "indirect call cannot be tagged: %qs is not declared; "
-			 "include %<%s%>", name, alloctag_opts.include_hint);
+	cannot_tag(call_loc, callee, HOOK_UNDECLARED, name);
 	return NULL_TREE;
 }
 
@@ -94,16 +117,10 @@ static bool check_hooks(location_t call_loc, tree callee)
 			 restore, save);
 		return false;
 	}
+	runtime.restore_takes_tag = n == 2;
 	runtime.tag_type = TYPE_MAIN_VARIANT(TREE_TYPE(tag_ptr));
 	if (!COMPLETE_TYPE_P(runtime.tag_type)) {
-		if (callee)
-			error_at(call_loc, "call to %qD cannot be tagged: %<struct %s%> is "
-				 "incomplete; include %<%s%>", callee, alloctag_opts.tag_type,
-				 alloctag_opts.include_hint);
-		else
-			error_at(call_loc, "indirect call cannot be tagged: %<struct %s%> is "
-				 "incomplete; include %<%s%>", alloctag_opts.tag_type,
-				 alloctag_opts.include_hint);
+		cannot_tag(call_loc, callee, TAG_TYPE_INCOMPLETE, alloctag_opts.tag_type);
 		return false;
 	}
 	return true;
