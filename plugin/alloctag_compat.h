@@ -111,15 +111,15 @@ static inline const line_map_macro *alloctag_macro_map(location_t loc)
  * UNKNOWN_LOCATION when it comes from the macro's body. */
 static inline location_t alloctag_macro_argument_location(location_t loc)
 {
+	enum { WRITTEN, DEFINED, LOCATIONS_PER_TOKEN };	/* the pair of each token */
 	const line_map_macro *map = alloctag_macro_map(loc);
 	unsigned token = loc - MAP_START_LOCATION(map);
-	location_t written, defined;
+	const location_t *pair;
 
 	if (token >= MACRO_MAP_NUM_MACRO_TOKENS(map))
 		return UNKNOWN_LOCATION;
-	written = MACRO_MAP_LOCATIONS(map)[2 * token];
-	defined = MACRO_MAP_LOCATIONS(map)[2 * token + 1];
-	return written == defined ? UNKNOWN_LOCATION : written;
+	pair = MACRO_MAP_LOCATIONS(map) + token * LOCATIONS_PER_TOKEN;
+	return pair[WRITTEN] == pair[DEFINED] ? UNKNOWN_LOCATION : pair[WRITTEN];
 }
 
 /* Where the macro whose expansion LOC (virtual) is in was used. */

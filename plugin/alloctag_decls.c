@@ -69,19 +69,26 @@ void alloctag_note_use(tree fndecl)
 		kept_uses.add(fndecl);
 }
 
-/* FILE_SCOPE: what was parsed since the last call was at file scope. */
-static void settle_unused_warnings(bool file_scope)
+/* The uses marked since the last settle_unused_warnings() were at file scope. */
+static void note_file_scope_uses(void)
 {
 	unsigned i;
 	tree fndecl;
 
-	if (!lang_GNU_C())
-		return;
+	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl)
+		if (undefined_static(fndecl) && alloctag_c_decl_used(fndecl))
+			kept_uses.add(fndecl);
+}
+
+/* The C front end's mark and the warnings: a use that stays, or none. */
+static void settle_unused_warnings(void)
+{
+	unsigned i;
+	tree fndecl;
+
 	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl) {
 		if (!undefined_static(fndecl))
 			continue;
-		if (file_scope && alloctag_c_decl_used(fndecl))
-			kept_uses.add(fndecl);
 		bool kept = kept_uses.contains(fndecl);
 		alloctag_set_c_decl_used(fndecl, kept);
 		if (kept)
@@ -116,14 +123,17 @@ static void record_decl(void *event_data, void *)
 		if (TREE_CODE(decl) == FUNCTION_DECL && alloctag_is_tagged(decl))
 			record_tagged_function(decl);
 	}
-	if (!current_function_decl)
-		settle_unused_warnings(true);
+	if (lang_GNU_C() && !current_function_decl) {
+		note_file_scope_uses();
+		settle_unused_warnings();
+	}
 }
 
 static void record_function(void *event_data, void *data)
 {
 	record_decl(event_data, data);
-	settle_unused_warnings(false);
+	if (lang_GNU_C())
+		settle_unused_warnings();
 }
 
 tree alloctag_lookup_decl(const char *name)
