@@ -5,19 +5,16 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
+#   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
-#                        (then gcc -fplugin=alloctag finds the plugin, alloctag-cc is in PATH)
+#                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
+#                        the plugin, alloctag-cc and alloctag-c++ are in PATH,
+#                        pkg-config --cflags --libs alloctag gives the flags)
 #
 # Missing compilers and plugin headers are installed with apt-get (Debian).
 
 ifeq ($(origin CC),default)
 CC := gcc
-endif
-# The plugin is C++ built against $(CC)'s plugin headers: by the g++ of the
-# same GCC where it is installed (g++-14 for gcc-14), else by g++.
-CC_CXX := $(patsubst ./%,%,$(dir $(CC))$(subst gcc,g++,$(notdir $(CC))))
-ifeq ($(origin HOSTCXX),undefined)
-HOSTCXX := $(if $(filter-out $(CC),$(CC_CXX)),$(or $(shell command -v $(CC_CXX)),g++),g++)
 endif
 VERSION := 0.1.0
 
@@ -31,19 +28,38 @@ PLUGIN := $(B)/alloctag.so
 PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
-RUNTIME_SRCS := runtime/alloctag.c runtime/registry.c runtime/report.c
+RUNTIME_SRCS := $(addprefix runtime/,alloctag.c cache.c registry.c counters.c counters_read.c \
+	format.c live.c live_dir.c config.c report.c process.c heap.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
-RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc
+RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc $(B)/alloctag-c++
+# alloctag-c++ runs the g++ of $(CC): gcc-11 -> g++-11.
+ALLOCTAG_CXX := $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,g++,$(notdir $(CC))),g++)
+# The plugin is C++ built against $(CC)'s plugin headers: by the g++ of the
+# same GCC where it is installed (g++-14 for gcc-14), else by g++.
+ifeq ($(origin HOSTCXX),undefined)
+HOSTCXX := $(if $(shell command -v $(ALLOCTAG_CXX)),$(ALLOCTAG_CXX),g++)
+endif
+
+# The alloctag command (tool/): libc only.  It reads live files, sums
+# counters and writes reports with the runtime's own code for them.
+TOOL_SRCS := $(wildcard tool/*.c)
+TOOL_SHARED := counters_read format live_dir
+TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
+	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -Iruntime \
+	-DALLOCTAG_VERSION='"$(VERSION)"'
+TOOL := $(B)/alloctag
 
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
+DATADIR ?= $(PREFIX)/share/alloctag
 
-.PHONY: all plugin runtime deps demo examples check install clean FORCE
+.PHONY: all plugin runtime tool deps demo examples check install clean FORCE
 .DELETE_ON_ERROR:
 
-all: plugin runtime
+all: plugin runtime tool
 
 deps:
 	@sh plugin/ensure-deps.sh $(CC)
@@ -71,35 +87,82 @@ $(B)/gcc-plugin-dir: FORCE | $(B)/plugin
 	@echo '$(PLUGIN_DIR)' | cmp -s - $@ || echo '$(PLUGIN_DIR)' > $@
 FORCE:
 
-$(B)/plugin $(B)/runtime:
+$(B)/plugin $(B)/tool:
 	mkdir -p $@
 
-runtime: deps
+# After the plugin: alloctag-cc is made with its path and hash, and two
+# sub-makes must not build it at once (make -j).
+runtime: plugin
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
+# The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
+# as installed, in $(B), and with ALLOCTAG_DEBUG's assertions, in $(B)/debug
+# (make runtime-debug; make check runs the runtime tests with both).
+define runtime_in
+$(1)/runtime:
+	mkdir -p $$@
 # The allocator itself: GCC must not treat its malloc as the built-in one.
-$(B)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
-$(B)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/runtime
-	$(CC) $(RUNTIME_CFLAGS) -c -o $@ $<
-
-$(B)/liballoctag.a: $(RUNTIME_OBJS)
-	rm -f $@ && ar rcs $@ $^
-
-$(B)/liballoctag.so: $(RUNTIME_OBJS)
-	$(CC) -shared -Wl,-soname,liballoctag.so -o $@ $^ -pthread
-
-# alloctag-cc with the paths of this build (install writes its own): the
-# plugin, headers, runtime, the plugin directory of the GCC the plugin is
-# for, and where plugins built for other compilers are (build/*/, each with
-# the plugin directory of its GCC in gcc-plugin-dir).
-define make_alloctag_cc
-	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(1)|' -e 's|@INCLUDEDIR@|$(2)|' \
-	    -e 's|@LIBDIR@|$(3)|' -e 's|@GCC_PLUGIN_DIR@|$(PLUGIN_DIR)|' -e 's|@BUILDS@|$(5)|' \
-	    runtime/alloctag-cc.in > $(4) && chmod 755 $(4)
+$(1)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
+$(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(1)/runtime
+	$$(CC) $$(RUNTIME_CFLAGS) $(2) -c -o $$@ $$<
+$(1)/liballoctag.a: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/liballoctag.so: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
+	$$(CC) -shared -Wl,-soname,liballoctag.so -o $$@ $$^ -pthread
 endef
+$(eval $(call runtime_in,$(B),))
+$(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
 
-$(B)/alloctag-cc: runtime/alloctag-cc.in $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
-	$(call make_alloctag_cc,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
+tool:
+	@$(MAKE) --no-print-directory $(TOOL)
+
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/tool
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(TOOL): $(TOOL_OBJS)
+	$(CC) -o $@ $^ -lm
+
+# alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
+# (install writes its own): plugin $(2), headers $(3), libraries $(4), into
+# $(5), and where plugins built for other compilers are, $(6) (build/*/,
+# each with the plugin directory of its GCC in gcc-plugin-dir; none when
+# installed); the plugin directory of the GCC the plugin is for;
+# runtime/alloctag-driver.sh spliced in, and the C library's names
+# (alloctag-libc.tags) written in.  The plugin's SHA-256 is written into it:
+# ccache, when it runs alloctag-cc, hashes alloctag-cc (its size and time, or
+# with compiler_check=content its content), not the plugin; the names it
+# passes on the command line.
+LIBC_FUNCTIONS = $(shell sed 's/\#.*//' runtime/alloctag-libc.tags | tr -s ' \t\n' ',,,' | sed 's/^,//; s/,$$//')
+define make_alloctag_cc
+	sed -e 's|@LANG@|$(1)|' -e 's|@CC@|$(CC)|' -e 's|@CXX@|$(ALLOCTAG_CXX)|' \
+	    -e 's|@PLUGIN@|$(2)|' -e 's|@INCLUDEDIR@|$(3)|' -e 's|@LIBDIR@|$(4)|' \
+	    -e 's|@GCC_PLUGIN_DIR@|$(PLUGIN_DIR)|' -e 's|@BUILDS@|$(6)|' \
+	    -e 's|@LIBC_FUNCTIONS@|$(LIBC_FUNCTIONS)|' \
+	    -e "s|@PLUGIN_ID@|$$(sha256sum < $(PLUGIN) | cut -d' ' -f1)|" \
+	    -e '/^@DRIVER_COMMON@$$/{' -e 'r runtime/alloctag-driver.sh' -e 'd' -e '}' \
+	    runtime/alloctag-cc.in > $(5) && chmod 755 $(5)
+endef
+DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags
+
+$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
+
+$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
+
+.PHONY: runtime-debug
+runtime-debug: all
+	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
+		$(B)/debug/alloctag-cc $(B)/debug/alloctag-c++
+
+$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
+
+$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
@@ -109,25 +172,32 @@ examples: all
 		-L$(B)/examples -lnames -Wl,-rpath,'$$ORIGIN'
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/examples/demo examples/demo/demo.c examples/demo/xalloc.c
+	$(B)/alloctag-cc -O2 -Wall -o $(B)/examples/server examples/live/server.c
 
 demo: all
 	@echo "== building examples/demo with $(B)/alloctag-cc (xmalloc tagged by examples/demo/tags.h)"
 	$(B)/alloctag-cc -O2 -Wall --alloctag-tags=examples/demo/tags.h \
 		-o $(B)/demo examples/demo/demo.c examples/demo/xalloc.c
-	@echo "== running it: its report goes to stderr (ALLOCTAG_REPORT=stderr|off|FILE)"
-	@cd examples/demo && $(abspath $(B))/demo
+	@echo "== running it: ALLOCTAG_REPORT=stderr sends its report to stderr (or stdout, off, FILE)"
+	@cd examples/demo && ALLOCTAG_REPORT=stderr $(abspath $(B))/demo
 
 check:
 	@testsuite/run $(CHECK_CCS)
 
 install: all
 	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/bin
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
 	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/alloctag.so
-	install -m 644 runtime/alloctag.h runtime/alloctag-libc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/alloctag.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/alloctag-libc.tags $(DESTDIR)$(DATADIR)/
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
-	$(call make_alloctag_cc,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
+	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
+	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-c++,)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|' runtime/alloctag.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/alloctag.pc
 
 clean:
 	rm -rf build testsuite/work
@@ -146,11 +216,27 @@ check-compilers:
 check-real:
 	@testsuite/real/run
 
+# Builds at scale: jansson through ccache, distcc (a distccd on 127.0.0.1)
+# and icecream (icecc-scheduler and iceccd on 127.0.0.1), compared object
+# by object with a local build; CMake and Meson projects with alloctag.pc
+# (testsuite/builds/run; as root, about 4 minutes).
+.PHONY: check-builds
+check-builds:
+	@CC=$(CC) testsuite/builds/run
+
 # Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
-# under QEMU, /proc/allocinfo compared (kernel/README.md; 15 to 25 minutes).
+# under QEMU, /proc/allocinfo compared, with GCC 12 and GCC 14 (kernel/README.md;
+# 25 to 30 minutes).
 .PHONY: check-kernel
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
+
+# What the alloctag command shows a person, checked with tmux (top), headless
+# Chromium (plot's page) and go tool pprof (its profiles); installs them with
+# apt-get where missing (testsuite/tool/slow/run; about a minute).
+.PHONY: check-live
+check-live:
+	@CC=$(CC) testsuite/tool/slow/run
 
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would

@@ -85,9 +85,11 @@ void alloctag_register_attributes(void *, void *)
 	register_attribute(&alloc_tagged_attr);
 }
 
+/* Tagged by the attribute, or by name (alloctag_byname.c). */
 bool alloctag_is_tagged(const_tree fndecl)
 {
-	return lookup_attribute(ALLOCTAG_ATTRIBUTE, DECL_ATTRIBUTES(fndecl)) != NULL_TREE;
+	return lookup_attribute(ALLOCTAG_ATTRIBUTE, DECL_ATTRIBUTES(fndecl)) != NULL_TREE
+	       || alloctag_named_variant(fndecl) != NULL_TREE;
 }
 
 /* The variant an alloc_tagged attribute names, as an identifier. */
@@ -105,10 +107,12 @@ static tree attribute_variant(tree fndecl, tree attr)
 	return id;
 }
 
+/* The attribute in the code wins over a name in the list. */
 tree alloctag_variant_name(tree fndecl)
 {
-	return attribute_variant(fndecl, lookup_attribute(ALLOCTAG_ATTRIBUTE,
-							  DECL_ATTRIBUTES(fndecl)));
+	tree attr = lookup_attribute(ALLOCTAG_ATTRIBUTE, DECL_ATTRIBUTES(fndecl));
+
+	return attr ? attribute_variant(fndecl, attr) : alloctag_named_variant(fndecl);
 }
 
 /*
@@ -119,6 +123,9 @@ void alloctag_check_attributes(tree fndecl)
 {
 	static hash_set<tree> reported;
 	tree first = lookup_attribute(ALLOCTAG_ATTRIBUTE, DECL_ATTRIBUTES(fndecl));
+
+	if (!first)	/* tagged by name */
+		return;
 	tree v1 = attribute_variant(fndecl, first);
 
 	for (tree a = lookup_attribute(ALLOCTAG_ATTRIBUTE, TREE_CHAIN(first)); a;

@@ -13,6 +13,7 @@
  *                         alloctag_allow_unused_warning()      GCC 12: suppress_warning()
  *   line maps             alloctag_macro_argument_location(),
  *                         alloctag_macro_expansion_point()     GCC 14: member functions
+ *   diagnostics           alloctag_diagnostic_column()        GCC 14, 15, 16: moved each time
  *   the C front end       alloctag_c_decl_used(),
  *                         alloctag_set_c_decl_used()           c-tree.h's C_DECL_USED
  *   the preprocessor      alloctag_macro_node(), alloctag_macro_text()
@@ -55,6 +56,7 @@
 #include "c-family/c-common.h"	/* must precede diagnostic-core.h */
 #include "c-tree.h"
 #include "diagnostic-core.h"
+#include "diagnostic.h"
 #include "intl.h"
 #include "langhooks.h"
 #include "file-prefix-map.h"
@@ -129,6 +131,25 @@ static inline location_t alloctag_macro_expansion_point(location_t loc)
 	return alloctag_macro_map(loc)->get_expansion_point_location();
 #else
 	return MACRO_MAP_EXPANSION_POINT_LOCATION(alloctag_macro_map(loc));
+#endif
+}
+
+/*
+ * The column GCC's diagnostics print for a place (-fdiagnostics-column-unit
+ * and -origin, tabs expanded to -ftabstop): a function until GCC 13, a
+ * member of the diagnostic context in 14, of a column policy made from it
+ * in 15 (diagnostic_column_policy) and 16 (diagnostics::column_policy).
+ */
+static inline int alloctag_diagnostic_column(expanded_location xloc)
+{
+#if BUILDING_GCC_VERSION >= 16000
+	return diagnostics::column_policy(*global_dc).converted_column(xloc);
+#elif BUILDING_GCC_VERSION >= 15000
+	return diagnostic_column_policy(*global_dc).converted_column(xloc);
+#elif BUILDING_GCC_VERSION >= 14000
+	return global_dc->converted_column(xloc);
+#else
+	return diagnostic_converted_column(global_dc, xloc);
 #endif
 }
 

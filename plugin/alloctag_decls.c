@@ -41,31 +41,40 @@ static bool worth_recording(tree decl)
 	}
 }
 
+/* Calls to FNDECL go to another function, its untagged variant. */
+static bool renamed(tree fndecl)
+{
+	return alloctag_variant_name(fndecl) != DECL_NAME(fndecl);
+}
+
 /*
- * Static tagged functions without a body: a header forced into every unit
- * declares them, and their static variant is defined where they are used.
- * Their calls go to the variant, so GCC must say neither "used but never
- * defined" of those calls nor "declared static but never defined" of one
- * that nothing else uses; but a use that stays (its address taken) must
- * still get GCC's warning.  GCC decides from the C front end's mark of
- * use, which calls set too, and from the declaration's warning
- * suppression, which GCC 16 asks before either warning.  So the uses that
- * stay are noted as they are parsed: at file scope any use (there are no
- * calls there), in a function body any reference but a call's callee
- * (alloctag_note_use(), from the GENERIC walk of alloctag_rewrite.c); and
- * after each file-scope declaration and each function body, the mark and
- * the suppression of each such function say whether it has one.
+ * Static tagged functions without a body whose calls are renamed: a header
+ * forced into every unit declares them, and their static variant is defined
+ * where they are used.  Their calls go to the variant, so GCC must say
+ * neither "used but never defined" of those calls nor "declared static but
+ * never defined" of one that nothing else uses; but a use that stays (its
+ * address taken) must still get GCC's warning.  (Calls to a function tagged
+ * under its own name still call it: GCC's warnings are left alone.)  GCC
+ * decides from the C front end's mark of use, which calls set too, and from
+ * the declaration's warning suppression, which GCC 16 asks before either
+ * warning.  So the uses that stay are noted as they are parsed: at file
+ * scope any use (there are no calls there), in a function body any
+ * reference but a call's callee (alloctag_note_use(), from the GENERIC walk
+ * of alloctag_rewrite.c); and after each file-scope declaration and each
+ * function body, the mark and the suppression of each such function say
+ * whether it has one.
  */
+static auto_vec<tree> renamed_statics;	/* tagged, static, calls renamed */
 static hash_set<tree> kept_uses;
 
-static bool undefined_static(tree fndecl)
+static bool without_body(tree fndecl)
 {
-	return !TREE_PUBLIC(fndecl) && !DECL_INITIAL(fndecl);
+	return !DECL_INITIAL(fndecl);
 }
 
 void alloctag_note_use(tree fndecl)
 {
-	if (undefined_static(fndecl) && alloctag_is_tagged(fndecl))
+	if (!TREE_PUBLIC(fndecl) && without_body(fndecl) && renamed_statics.contains(fndecl))
 		kept_uses.add(fndecl);
 }
 
@@ -75,8 +84,8 @@ static void note_file_scope_uses(void)
 	unsigned i;
 	tree fndecl;
 
-	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl)
-		if (undefined_static(fndecl) && alloctag_c_decl_used(fndecl))
+	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl)
+		if (without_body(fndecl) && alloctag_c_decl_used(fndecl))
 			kept_uses.add(fndecl);
 }
 
@@ -86,8 +95,8 @@ static void settle_unused_warnings(void)
 	unsigned i;
 	tree fndecl;
 
-	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl) {
-		if (!undefined_static(fndecl))
+	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl) {
+		if (!without_body(fndecl))
 			continue;
 		bool kept = kept_uses.contains(fndecl);
 		alloctag_set_c_decl_used(fndecl, kept);
@@ -99,9 +108,13 @@ static void settle_unused_warnings(void)
 static void record_tagged_function(tree fndecl)
 {
 	alloctag_check_attributes(fndecl);
-	/* Until a use that stays is seen (above). */
-	if (!TREE_PUBLIC(fndecl))
-		alloctag_suppress_unused_warning(fndecl);
+	if (!TREE_PUBLIC(fndecl) && renamed(fndecl)) {
+		/* Until a use that stays is seen (above). */
+		if (!kept_uses.contains(fndecl))
+			alloctag_suppress_unused_warning(fndecl);
+		if (!renamed_statics.contains(fndecl))
+			renamed_statics.safe_push(fndecl);
+	}
 	if (!tagged_functions.contains(fndecl))
 		tagged_functions.safe_push(fndecl);
 	alloctag_root_tree(fndecl);
@@ -120,7 +133,9 @@ static void record_decl(void *event_data, void *)
 			slot = decl;
 			alloctag_root_tree(decl);
 		}
-		if (TREE_CODE(decl) == FUNCTION_DECL && alloctag_is_tagged(decl))
+		if (TREE_CODE(decl) != FUNCTION_DECL)
+			alloctag_check_named_decl(decl);
+		else if (alloctag_is_tagged(decl))
 			record_tagged_function(decl);
 	}
 	if (lang_GNU_C() && !current_function_decl) {

@@ -5,6 +5,8 @@
  * The defaults fit this project's runtime (runtime/alloctag.h).  The Linux
  * kernel passes the per-CPU counters section and its module-name macro.
  * Unknown keys, missing values and values given to flags are errors.
+ * tag= and tag-file= may be given more than once: their lists add up
+ * (alloctag_byname.c checks and keeps them).
  */
 #include "alloctag_plugin.h"
 
@@ -29,10 +31,11 @@ struct alloctag_options alloctag_opts = {
 /* One table drives parsing and the --help text. */
 struct option_desc {
 	const char *key;
-	const char **value;	/* string option, or NULL for a flag */
+	const char **value;	/* string option, or NULL for a flag or a list */
 	bool *flag;
 	bool identifier;	/* the value must be a C identifier */
 	const char *help;
+	bool (*add)(const char *value, const char *option);	/* a list: each value added */
 };
 
 static const struct option_desc option_table[] = {
@@ -66,6 +69,12 @@ static const struct option_desc option_table[] = {
 	  "also tag indirect calls through these typedefs (comma-separated)" },
 	{ "no-indirect", NULL, &alloctag_opts.no_indirect, false,
 	  "tag no indirect call" },
+	{ "tag", NULL, NULL, false,
+	  "tag these functions by name: NAME[:VARIANT],... (NAME may be a pattern: xmlStrdup*)",
+	  alloctag_add_tag_list },
+	{ "tag-file", NULL, NULL, false,
+	  "tag the functions listed in this file, one NAME[:VARIANT] a line",
+	  alloctag_add_tag_file },
 };
 
 /* "key\thelp\n" lines for plugin_info.help, or "key, key=, ..." for errors. */
@@ -81,9 +90,9 @@ const char *alloctag_options_help(bool one_line)
 		char *next;
 
 		if (one_line)
-			next = concat(s, i ? ", " : "", opt->key, opt->value ? "=" : "", NULL);
+			next = concat(s, i ? ", " : "", opt->key, opt->flag ? "" : "=", NULL);
 		else
-			next = concat(s, opt->key, opt->value ? "=\t" : "\t", opt->help, "\n", NULL);
+			next = concat(s, opt->key, opt->flag ? "\t" : "=\t", opt->help, "\n", NULL);
 		free(s);
 		s = next;
 	}
@@ -129,6 +138,12 @@ bool alloctag_parse_options(const struct plugin_name_args *info)
 			      "%<-fplugin-arg-%s-%s=...%>",
 			      info->base_name, arg->key, info->base_name, arg->key);
 			ok = false;
+		} else if (opt->add) {
+			char *option = concat("-fplugin-arg-", info->base_name, "-", arg->key, NULL);
+
+			if (!opt->add(arg->value, option))
+				ok = false;
+			free(option);
 		} else if (opt->identifier && !alloctag_is_identifier(arg->value)) {
 			error("option %<-fplugin-arg-%s-%s%>: %qs is not an identifier",
 			      info->base_name, arg->key, arg->value);

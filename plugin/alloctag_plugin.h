@@ -6,9 +6,11 @@
  *   alloctag_options.c    -fplugin-arg-alloctag-* parsing
  *   alloctag_decls.c      declarations recorded while the front end parses
  *   alloctag_attribute.c  __attribute__((alloc_tagged)) and its checks
+ *   alloctag_byname.c     functions tagged by name (-fplugin-arg-alloctag-tag=...)
  *   alloctag_variant.c    the untagged variant each tagged call is renamed to
  *   alloctag_indirect.c   which indirect calls (through function pointers) are tagged
  *   alloctag_tag.c        the runtime's tag type and hooks, one static tag per site
+ *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
  */
 #ifndef ALLOCTAG_PLUGIN_H
@@ -50,6 +52,13 @@ const vec<tree> &alloctag_tagged_functions(void);
 const char *alloctag_macro_value(const char *name, bool *defined);
 void alloctag_note_use(tree fndecl);
 
+/* alloctag_byname.c */
+bool alloctag_add_tag_list(const char *list, const char *option);
+bool alloctag_add_tag_file(const char *file, const char *option);
+bool alloctag_any_named(void);
+tree alloctag_named_variant(const_tree fndecl);
+void alloctag_check_named_decl(tree decl);
+
 /* alloctag_attribute.c */
 void alloctag_register_attributes(void *event_data, void *data);
 bool alloctag_is_tagged(const_tree fndecl);
@@ -71,20 +80,31 @@ struct alloctag_runtime {
 	tree tag_type;		/* struct alloc_tag */
 	tree ct_field;		/* its struct codetag */
 	tree counters_field;	/* its counters pointer, or NULL */
+	tree callee_field;	/* optional: the name of the function called */
+	tree column_field;	/* optional: the column of the call */
 	tree shared_counters;	/* counters_object, or NULL */
 	tree save, restore;	/* the hooks */
 	bool restore_takes_tag;	/* restore(&tag, old), not restore(old) */
 };
-/* Where a call is, as __FILE__, __LINE__ and __func__ would say there. */
+/*
+ * Where a call is, as __FILE__, __LINE__ and __func__ would say there, the
+ * column of that place, and what it calls.
+ */
 struct alloctag_site {
 	const char *file;
 	int line;
+	int column;
 	const char *function;
+	const char *callee;	/* NULL: an indirect call through no name */
 };
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee);
-struct alloctag_site alloctag_site_of(location_t call_loc, tree caller);
+struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee);
 tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
 			tree caller, location_t call_loc);
+
+/* alloctag_builtin.c */
+bool alloctag_hooks_survive_builtin(const struct alloctag_runtime *rt, tree builtin,
+				    tree callee, location_t call_loc);
 
 /* alloctag_rewrite.c */
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);

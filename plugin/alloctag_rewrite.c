@@ -46,14 +46,58 @@ static gcall *build_restore(const struct alloctag_runtime *rt, tree tag, tree ol
 	return gimple_build_call(rt->restore, 1, old);
 }
 
+/*
+ * The name an indirect call goes through, for its tag: the variable,
+ * parameter or member whose pointer it calls (xmlMalloc(n), hooks.alloc(n),
+ * (*fp)(n), table[i](n)), or NULL.  The gimplifier loaded it into a
+ * temporary of its own just before the call.
+ */
+static const char *indirect_callee_name(tree fn)
+{
+	for (int hops = 0; fn && hops < 8; hops++) {
+		switch (TREE_CODE(fn)) {
+		case SSA_NAME: {
+			gimple *def = SSA_NAME_DEF_STMT(fn);
+
+			fn = def && gimple_assign_single_p(def) ? gimple_assign_rhs1(def) : NULL_TREE;
+			break;
+		}
+		case VAR_DECL:
+		case PARM_DECL:
+			return DECL_NAME(fn) && !DECL_ARTIFICIAL(fn)
+			       ? IDENTIFIER_POINTER(DECL_NAME(fn)) : NULL;
+		case COMPONENT_REF:
+			fn = TREE_OPERAND(fn, 1);
+			return DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : NULL;
+		case ARRAY_REF:
+		case MEM_REF:
+		case INDIRECT_REF:
+			fn = TREE_OPERAND(fn, 0);
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* What a call calls, by name, for its tag: CALLEE's, or the pointer's. */
+static const char *callee_name(tree callee, const gcall *call)
+{
+	if (callee)
+		return IDENTIFIER_POINTER(DECL_NAME(callee));
+	return call ? indirect_callee_name(gimple_call_fn(call)) : NULL;
+}
+
 /* A call to tag, direct or indirect. */
 struct call_to_tag {
-	location_t loc;
+	location_t loc;		/* where it is written */
 	tree caller;
-	tree callee;	/* the tagged function called, or NULL_TREE: indirect */
-	tree variant;	/* what a direct call is to call instead */
-	tree fntype;	/* the function type called */
-	bool dropped;	/* in code that gimplification or the CFG dropped */
+	tree callee;		/* the tagged function called, or NULL_TREE: indirect */
+	tree variant;		/* what a direct call is to call instead */
+	tree fntype;		/* the function type called */
+	const char *name;	/* what it calls, by name (callee_name()), or NULL */
+	bool dropped;		/* in code that gimplification or the CFG dropped */
 };
 
 /*
@@ -72,14 +116,20 @@ static tree call_target(tree callee, tree caller)
 
 /*
  * The runtime to tag call C with, or NULL when it cannot be: there is none
- * (diagnosed once), or the call returns twice (FLAGS), which a tag's save
- * and restore around it cannot follow.
+ * (diagnosed once), the hooks would not survive around the GCC built-in it
+ * calls (diagnosed there), or the call returns twice (FLAGS), which a tag's
+ * save and restore around it cannot follow.
  */
 static const struct alloctag_runtime *runtime_for(const struct call_to_tag *c, int flags)
 {
 	const struct alloctag_runtime *rt = alloctag_find_runtime(c->loc, c->callee);
 
-	if (rt && (flags & ECF_RETURNS_TWICE)) {
+	if (!rt)
+		return NULL;
+	if (c->callee && fndecl_built_in_p(c->variant, BUILT_IN_NORMAL)
+	    && !alloctag_hooks_survive_builtin(rt, c->variant, c->callee, c->loc))
+		return NULL;
+	if (flags & ECF_RETURNS_TWICE) {
 		if (c->callee && !c->dropped)
 			warning_at(c->loc, OPT_Wattributes,
 				   "call to %qD is not tagged: it returns twice", c->callee);
@@ -91,24 +141,47 @@ static const struct alloctag_runtime *runtime_for(const struct call_to_tag *c, i
 /* The static tag of call C's site (and the note -verbose asks for). */
 static tree site_tag(const struct alloctag_runtime *rt, const struct call_to_tag *c)
 {
-	struct alloctag_site site = alloctag_site_of(c->loc, c->caller);
+	struct alloctag_site site = alloctag_site_of(c->loc, c->caller, c->name);
 	tree tag = alloctag_build_tag(rt, &site, c->caller, c->loc);
 
 	if (alloctag_opts.verbose && c->callee)
-		inform(c->loc, "call to %qD %stagged %s:%d %qs, calls %qD", c->callee,
-		       c->dropped ? "in code never run " : "", site.file, site.line,
+		inform(c->loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", c->callee,
+		       c->dropped ? "in code never run " : "", site.file, site.line, site.column,
 		       site.function, c->variant);
+	else if (alloctag_opts.verbose && c->name)
+		inform(c->loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
+		       c->name, c->fntype, site.file, site.line, site.column, site.function);
 	else if (alloctag_opts.verbose)
-		inform(c->loc, "indirect call through %qT tagged %s:%d %qs",
-		       c->fntype, site.file, site.line, site.function);
+		inform(c->loc, "indirect call through %qT tagged %s:%d:%d %qs",
+		       c->fntype, site.file, site.line, site.column, site.function);
 	return tag;
 }
 
-/* CALLEE: the tagged function called, or NULL_TREE for an indirect call. */
-static void rewrite_call(gcall *call, tree callee, tree caller)
+/*
+ * Where the restore after CALL goes: at the place of the statement after
+ * it, where the plain build's next statement is.  A diagnostic that GCC
+ * gives there (-fanalyzer's leak of a result thrown away) is given at the
+ * same place with the tag, as the hooks' inlined statements take the
+ * place of their call (alloctag_find_runtime).
+ */
+static location_t restore_location(gcall *call)
 {
-	struct call_to_tag c = { gimple_location(call), caller, callee, NULL_TREE,
-				 gimple_call_fntype(call), false };
+	gimple_stmt_iterator gsi = gsi_for_stmt(call);
+
+	for (gsi_next(&gsi); !gsi_end_p(gsi); gsi_next(&gsi))
+		if (!is_gimple_debug(gsi_stmt(gsi)) && gimple_has_location(gsi_stmt(gsi)))
+			return gimple_location(gsi_stmt(gsi));
+	return gimple_location(call);
+}
+
+/*
+ * CALLEE: the tagged function called, or NULL_TREE for an indirect call;
+ * WRITTEN: where the call is written.
+ */
+static void rewrite_call(gcall *call, tree callee, tree caller, location_t written)
+{
+	struct call_to_tag c = { written, caller, callee, NULL_TREE, gimple_call_fntype(call),
+				 callee_name(callee, call), false };
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
 	tree tag, old;
@@ -124,7 +197,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
 	save = build_save(rt, tag, old);
-	gimple_set_location(save, c.loc);
+	gimple_set_location(save, gimple_location(call));
 	gsi = gsi_for_stmt(call);
 	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
 
@@ -135,7 +208,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller)
 	if (gimple_call_noreturn_p(call))
 		return;
 	restore = build_restore(rt, tag, old);
-	gimple_set_location(restore, c.loc);
+	gimple_set_location(restore, restore_location(call));
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 
@@ -170,9 +243,15 @@ static tree tagged_callee(tree fndecl)
 	return NULL_TREE;
 }
 
-/* A tagged call of a GENERIC body: where, and to what. */
+/*
+ * A tagged call of a GENERIC body: where, and to what.  The gimplifier gives
+ * a call written directly as another call's argument that call's location
+ * ("free(xmalloc(n))": free's column, and free's line if the argument is on
+ * another): GIVEN is the location the GIMPLE call will have.
+ */
 struct generic_call {
 	location_t loc;
+	location_t given;
 	tree callee;		/* tagged, so kept alive by alloctag_decls.c */
 };
 /* Keyed by DECL_UID, never negative: -1 and -2 mark empty and deleted slots. */
@@ -191,7 +270,20 @@ static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls *
 struct generic_walk {
 	vec<generic_call> calls;
 	hash_set<tree> *shared;
+	hash_map<tree, location_t> *arguments;	/* calls that are arguments -> given */
 };
+
+/* The calls among CALL's arguments will have CALL's location. */
+static void note_call_arguments(struct generic_walk *walk, tree call)
+{
+	for (int i = 0; i < call_expr_nargs(call); i++)
+		if (TREE_CODE(CALL_EXPR_ARG(call, i)) == CALL_EXPR
+		    && EXPR_LOCATION(call) != UNKNOWN_LOCATION) {
+			if (!walk->arguments)
+				walk->arguments = new hash_map<tree, location_t>;
+			walk->arguments->put(CALL_EXPR_ARG(call, i), EXPR_LOCATION(call));
+		}
+}
 
 static tree walk_generic(tree *tp, int *walk_subtrees, void *data);
 
@@ -204,10 +296,24 @@ static void walk_call_operands(tree call, struct generic_walk *walk)
 		walk_tree(&CALL_EXPR_STATIC_CHAIN(call), walk_generic, walk, NULL);
 }
 
+/* A direct call to FNDECL: recorded if it is tagged. */
+static void record_call(struct generic_walk *walk, tree call, tree fndecl)
+{
+	tree callee = tagged_callee(fndecl);
+	location_t *given;
+
+	/* Without a location it could not be told from the calls the pass sees. */
+	if (!callee || EXPR_LOCATION(call) == UNKNOWN_LOCATION)
+		return;
+	given = walk->arguments ? walk->arguments->get(call) : NULL;
+	struct generic_call g = { EXPR_LOCATION(call), given ? *given : EXPR_LOCATION(call), callee };
+	walk->calls.safe_push(g);
+}
+
 static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 {
 	struct generic_walk *walk = (struct generic_walk *)data;
-	tree fndecl, callee;
+	tree fndecl;
 
 	switch (TREE_CODE(*tp)) {
 	case SAVE_EXPR:
@@ -219,16 +325,11 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 			*walk_subtrees = 0;
 		break;
 	case CALL_EXPR:
+		note_call_arguments(walk, *tp);
 		fndecl = get_callee_fndecl(*tp);
 		if (!fndecl)
-			break;
-		callee = tagged_callee(fndecl);
-		/* Without a location it could not be told from the calls the pass sees. */
-		if (callee && EXPR_LOCATION(*tp) != UNKNOWN_LOCATION) {
-			struct generic_call call = { EXPR_LOCATION(*tp), callee };
-
-			walk->calls.safe_push(call);
-		}
+			break;		/* indirect: the pointer is used, walk it */
+		record_call(walk, *tp, fndecl);
 		walk_call_operands(*tp, walk);
 		*walk_subtrees = 0;
 		break;
@@ -250,12 +351,13 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 
 static void record_generic_calls(tree fndecl)
 {
-	struct generic_walk walk = { vNULL, NULL };
+	struct generic_walk walk = { vNULL, NULL, NULL };
 	cgraph_node *node = cgraph_node::get(fndecl);
 
 	if (DECL_SAVED_TREE(fndecl))
 		walk_tree(&DECL_SAVED_TREE(fndecl), walk_generic, &walk, NULL);
 	delete walk.shared;
+	delete walk.arguments;
 	if (!walk.calls.is_empty())
 		generic_calls->put(DECL_UID(fndecl), walk.calls);
 	/* PLUGIN_PRE_GENERICIZE is not run for nested functions: they come with the outer one. */
@@ -269,15 +371,55 @@ void alloctag_record_generic_calls(void *event_data, void *)
 {
 	if (!generic_calls)
 		generic_calls = new generic_call_map;
-	if (!alloctag_tagged_functions().is_empty())
+	if (!alloctag_tagged_functions().is_empty() || alloctag_any_named())
 		record_generic_calls((tree)event_data);
 }
 
 static bool same_site(location_t a, location_t b, tree caller)
 {
-	struct alloctag_site sa = alloctag_site_of(a, caller), sb = alloctag_site_of(b, caller);
+	struct alloctag_site sa = alloctag_site_of(a, caller, NULL);
+	struct alloctag_site sb = alloctag_site_of(b, caller, NULL);
 
 	return sa.line == sb.line && !strcmp(sa.file, sb.file);
+}
+
+static vec<generic_call> *generic_calls_of(function *fun)
+{
+	return generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+}
+
+static bool same_location(location_t a, location_t b)
+{
+	return get_pure_location(a) == get_pure_location(b);
+}
+
+/*
+ * Where CALL, one of the tagged CALLS of FUN, is written: its GENERIC
+ * location, when the gimplifier gave it its enclosing call's and no other
+ * call to the same function has that location.  An indirect call keeps the
+ * location it has.
+ */
+static location_t written_call_location(function *fun, const vec<gcall *> &calls, gcall *call)
+{
+	vec<generic_call> *generic = generic_calls_of(fun);
+	tree callee = gimple_call_fndecl(call);
+	location_t loc = gimple_location(call);
+	struct generic_call *g, *found = NULL;
+	unsigned i, n = 0;
+	gcall *other;
+
+	callee = callee ? tagged_callee(callee) : NULL_TREE;
+	if (!generic || !callee)
+		return loc;
+	FOR_EACH_VEC_ELT(calls, i, other)
+		if (other != call && gimple_call_fndecl(other)
+		    && tagged_callee(gimple_call_fndecl(other)) == callee
+		    && same_location(gimple_location(other), loc))
+			return loc;
+	FOR_EACH_VEC_ELT(*generic, i, g)
+		if (g->callee == callee && same_location(g->given, loc))
+			found = g, n++;
+	return n == 1 ? found->loc : loc;
 }
 
 /*
@@ -295,7 +437,7 @@ static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &ca
 		FOR_EACH_VEC_ELT(*generic, j, g)
 			if (gimple_call_fndecl(call)
 			    && g->callee == tagged_callee(gimple_call_fndecl(call))
-			    && same_site(g->loc, gimple_location(call), caller)) {
+			    && same_site(g->given, gimple_location(call), caller)) {
 				generic->unordered_remove(j);
 				break;
 			}
@@ -305,7 +447,7 @@ static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &ca
 static void tag_dropped_call(const struct generic_call *g, tree caller)
 {
 	struct call_to_tag c = { g->loc, caller, g->callee, call_target(g->callee, caller),
-				 TREE_TYPE(g->callee), true };
+				 TREE_TYPE(g->callee), callee_name(g->callee, NULL), true };
 	const struct alloctag_runtime *rt;
 
 	rt = c.variant ? runtime_for(&c, flags_from_decl_or_type(g->callee)) : NULL;
@@ -316,7 +458,7 @@ static void tag_dropped_call(const struct generic_call *g, tree caller)
 /* Tags for the tagged calls of FUN's GENERIC body that its GIMPLE (CALLS) lost. */
 static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
 {
-	vec<generic_call> *generic = generic_calls ? generic_calls->get(DECL_UID(fun->decl)) : NULL;
+	vec<generic_call> *generic = generic_calls_of(fun);
 	struct generic_call *g;
 	unsigned i;
 
@@ -361,16 +503,20 @@ static void collect_tagged_calls(function *fun, vec<gcall *> *calls)
 static void rewrite_function(function *fun)
 {
 	auto_vec<gcall *> calls;
+	auto_vec<location_t> written;
 	gcall *call;
 	unsigned i;
 
 	/* Collect first: rewriting inserts statements and may split edges. */
 	collect_tagged_calls(fun, &calls);
+	written.reserve_exact(calls.length());
+	FOR_EACH_VEC_ELT(calls, i, call)
+		written.quick_push(written_call_location(fun, calls, call));
 	tag_dropped_calls(fun, calls);
 	FOR_EACH_VEC_ELT(calls, i, call) {
 		tree callee = gimple_call_fndecl(call);
 
-		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl);
+		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl, written[i]);
 	}
 }
 
@@ -395,7 +541,8 @@ public:
 
 	bool gate(function *) final override
 	{
-		return !alloctag_tagged_functions().is_empty() || alloctag_any_indirect();
+		return !alloctag_tagged_functions().is_empty() || alloctag_any_named()
+		       || alloctag_any_indirect();
 	}
 
 	unsigned int execute(function *fun) final override

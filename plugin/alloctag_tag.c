@@ -13,7 +13,16 @@
  *		.ct = { .modname = ..., .function = __func__,
  *			.filename = __FILE__, .lineno = __LINE__ },
  *		.counters = &_alloc_tag_cntr,
+ *		.callee = "xmalloc", .column = 17,	(where the type has them)
  *	};
+ *
+ * callee and column tell apart sites on one line (two calls in one macro):
+ * callee is the name of the function called (for an indirect call, of the
+ * variable, parameter or member called through), column the column of the
+ * place __LINE__ names, as GCC's diagnostics print it (by default from 1,
+ * tabs expanded to -ftabstop: -fdiagnostics-column-unit and -origin apply):
+ * in a macro, that of the macro's name where it is used, or of the call
+ * written in a macro argument.
  */
 #include "alloctag_plugin.h"
 
@@ -161,6 +170,22 @@ static bool check_tag_type(void)
 		return false;
 	}
 	runtime.counters_field = counters;
+
+	tree callee = find_field(tag, "callee"), column = find_field(tag, "column");
+	if (callee && !(is_pointer_field(callee)
+			&& TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(callee))) == char_type_node)) {
+		error_at(DECL_SOURCE_LOCATION(callee),
+			 "%<callee%> of %<struct %s%> must be a %<const char *%>",
+			 alloctag_opts.tag_type);
+		return false;
+	}
+	if (column && !INTEGRAL_TYPE_P(TREE_TYPE(column))) {
+		error_at(DECL_SOURCE_LOCATION(column),
+			 "%<column%> of %<struct %s%> must be an integer", alloctag_opts.tag_type);
+		return false;
+	}
+	runtime.callee_field = callee;
+	runtime.column_field = column;
 	return true;
 }
 
@@ -182,6 +207,21 @@ static bool check_shared_counters(void)
 }
 
 /*
+ * Inline hooks are the tag's machinery, not the program: GCC gives the
+ * statements of an inlined DECL_IGNORED_P function the location of the
+ * call, so that what GCC says about the places around a tagged call (and
+ * what a debugger steps through) stays in the program's lines, not in
+ * alloctag.h, a system header where warnings are not shown at all.
+ */
+static void hooks_take_the_place_of_their_calls(void)
+{
+	if (DECL_DECLARED_INLINE_P(runtime.save))
+		DECL_IGNORED_P(runtime.save) = 1;
+	if (DECL_DECLARED_INLINE_P(runtime.restore))
+		DECL_IGNORED_P(runtime.restore) = 1;
+}
+
+/*
  * The runtime, found once per translation unit at its first tagged call, or
  * NULL (diagnosed once, at that call).
  */
@@ -192,10 +232,12 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 		runtime.restore = runtime.save
 				  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
 		if (runtime.restore && check_hooks(call_loc, callee) && check_tag_type()
-		    && check_shared_counters())
+		    && check_shared_counters()) {
 			runtime_state = RUNTIME_FOUND;
-		else
+			hooks_take_the_place_of_their_calls();
+		} else {
 			runtime_state = RUNTIME_MISSING;
+		}
 	}
 	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
 }
@@ -304,7 +346,7 @@ static location_t written_location(location_t loc)
 }
 
 /* File names are mapped by -fmacro-prefix-map as __FILE__ is. */
-struct alloctag_site alloctag_site_of(location_t call_loc, tree caller)
+struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee)
 {
 	expanded_location xloc = expand_location(written_location(call_loc));
 	struct alloctag_site site;
@@ -313,7 +355,9 @@ struct alloctag_site alloctag_site_of(location_t call_loc, tree caller)
 		xloc = expand_location(DECL_SOURCE_LOCATION(caller));
 	site.file = remap_macro_filename(xloc.file ? xloc.file : "");
 	site.line = xloc.line;
+	site.column = alloctag_diagnostic_column(xloc);
 	site.function = function_name(caller);
+	site.callee = callee;
 	return site;
 }
 
@@ -342,6 +386,10 @@ tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag
 			CONSTRUCTOR_APPEND_ELT(tag_elts, f,
 				fold_convert(TREE_TYPE(f),
 					     build_fold_addr_expr(counters_for(rt, caller, call_loc))));
+		else if (f == rt->callee_field && site->callee)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f, string_for(f, site->callee));
+		else if (f == rt->column_field)
+			CONSTRUCTOR_APPEND_ELT(tag_elts, f, build_int_cst(TREE_TYPE(f), site->column));
 	}
 
 	tree tag = site_static("_alloc_tag", rt->tag_type, caller, call_loc);

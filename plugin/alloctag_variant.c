@@ -9,10 +9,13 @@
  *   - foo defined here and foo_noprof not: foo_noprof becomes an alias of that
  *     definition, so that a declaration alone (in a header given with
  *     -include) tags a function without editing it;
+ *   - foo a GCC built-in (malloc): foo itself, emitted as a call to
+ *     foo_noprof (GCC keeps all it knows of the built-in);
  *   - otherwise: declared with foo's type, flags and attributes, so that
  *     optimizations and warnings see the same function.
  */
 #include "alloctag_plugin.h"
+#include "builtins.h"
 
 static hash_map<tree, tree> *variants;	/* tagged function -> variant or error_mark_node */
 
@@ -129,13 +132,19 @@ static bool has_c_linkage(tree fndecl)
 }
 
 /*
- * GCC knows that built-ins such as malloc or strdup read no memory but
- * their arguments: the save of the tag before them would be a dead store,
- * and removed.
+ * A GCC built-in whose variant is not declared: its calls stay the built-in
+ * for every later pass (GCC's warnings about it, object sizes, the deletion
+ * of an unused malloc/free pair), emitted as calls to the variant, as an
+ * __asm__("variant") label on its declaration would make them, GCC's own
+ * calls to it included (realloc(NULL, n) folded into malloc(n)).  A
+ * library built so calls the runtime's malloc_noprof even where the
+ * process's malloc is the C library's.
  */
-static bool sees_no_tag(tree v)
+static tree emit_builtin_as(tree fndecl, tree name)
 {
-	return TREE_CODE(v) == FUNCTION_DECL && fndecl_built_in_p(v, BUILT_IN_NORMAL);
+	set_builtin_user_assembler_name(fndecl, IDENTIFIER_POINTER(name));
+	set_user_assembler_name(fndecl, IDENTIFIER_POINTER(name));
+	return fndecl;
 }
 
 static void inform_tagged_here(tree fndecl)
@@ -143,16 +152,9 @@ static void inform_tagged_here(tree fndecl)
 	inform(DECL_SOURCE_LOCATION(fndecl), "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
 }
 
-/* V, declared in the unit (FNDECL itself if it names itself), as FNDECL's variant. */
+/* V, which the unit declares, as FNDECL's variant. */
 static tree use_declared_variant(tree fndecl, tree v)
 {
-	if (sees_no_tag(v)) {
-		error_at(DECL_SOURCE_LOCATION(fndecl), "%qD cannot be the untagged variant of %qD: "
-			 "GCC treats it as a built-in that does not see the current tag", v, fndecl);
-		return NULL_TREE;
-	}
-	if (v == fndecl)
-		return fndecl;
 	if (TREE_CODE(v) != FUNCTION_DECL) {
 		error_at(DECL_SOURCE_LOCATION(v),
 			 "%qD cannot be the untagged variant of %qD: it is not a function",
@@ -201,14 +203,20 @@ static tree derive_variant(tree fndecl, tree name)
 			 "is not declared", fndecl, name);
 		return NULL_TREE;
 	}
+	if (fndecl_built_in_p(fndecl, BUILT_IN_NORMAL))
+		return emit_builtin_as(fndecl, name);
 	return clone_declaration(fndecl, name);
 }
 
 static tree resolve_variant(tree fndecl)
 {
 	tree name = alloctag_variant_name(fndecl);
-	tree v = name == DECL_NAME(fndecl) ? fndecl : alloctag_lookup_decl(IDENTIFIER_POINTER(name));
+	tree v;
 
+	/* A GCC built-in is checked with the hooks (alloctag_builtin.c). */
+	if (name == DECL_NAME(fndecl))
+		return fndecl;
+	v = alloctag_lookup_decl(IDENTIFIER_POINTER(name));
 	return v ? use_declared_variant(fndecl, v) : derive_variant(fndecl, name);
 }
 

@@ -54,7 +54,7 @@ gcc-[0-9]*)
 esac
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
-echo "alloctag: installing$missing with apt-get (needed for $cc plugins)"
+echo "alloctag: installing$missing with apt-get"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get install -y -q $missing >/dev/null 2>&1 ||
 	{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q $missing >/dev/null; } ||

@@ -4,194 +4,226 @@
  *
  * malloc and its family are replaced (the program's definitions interpose
  * glibc's for every caller, libc included) and take their memory from
- * glibc's __libc_malloc and friends, with a 16-byte header in front of each
- * block: the slot charged and the size asked for.  A free, from any thread,
- * finds there what to uncharge.  Blocks allocated where no tag is current
- * are charged to the "untagged" site, so every block has a header.
+ * glibc's __libc_malloc and friends: a block is a glibc chunk with a
+ * trailer (block.h), so that glibc's free() frees it too and this free()
+ * gives glibc any pointer that is not one of its blocks.  Blocks allocated
+ * where no tag is current are charged to the "untagged" site.
  *
- * Freed small blocks are kept in a per-thread cache, by glibc chunk size,
- * and reused: the fast path of a malloc/free pair is this file's, with no
- * call into glibc, which pays for the accounting.  A realloc between small
- * sizes takes a cached block too.  A cache grown past CACHE_BYTES is given
- * back to glibc whole: what a burst of frees left in classes no longer asked
- * for would otherwise fill it for good.
+ * Fast paths: malloc() of up to SMALL_MAX bytes from a site this thread has
+ * a slot for, and free() of such a block, use the thread's cache (cache.h)
+ * and make no call.  Every other case is a noinline function below them.
+ *
+ * Heap errors end as glibc ends them, with a line and abort(): freeing a
+ * block that is in a cache (double free) here; anything else that is not
+ * a block of this runtime is glibc's to check.
  *
  * The plugin renames tagged calls to the _noprof variants: for these
  * functions they are the same functions, as the charging happens here.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <gnu/libc-version.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
-#include "alloctag_internal.h"
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
+#include "cache.h"
+#include "heap.h"
 
 EXPORT __thread struct alloc_tag *alloctag_current TLS_IE;
 
-#define HEADER		sizeof(struct header)
-
-_Static_assert(sizeof(struct header) == 16, "malloc's 16-byte alignment needs a 16-byte header");
-
-static inline struct header *header_of(void *p)
-{
-	return (struct header *)p - 1;
-}
-
-/* Thread T's slot for the current tag. */
-static inline struct slot *current_slot(struct thread_state *t)
+static inline struct alloc_tag *current_tag(void)
 {
 	struct alloc_tag *tag = alloctag_current;
-	uint32_t id;
 
-	if (!tag)
-		tag = &alloctag_untagged;
-	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
-	if (likely(id < t->cap)) {
-		struct slot *s = t->slots[id];
-
-		if (likely(s))
-			return s;
-	}
-	return alloctag_slot_slow(tag);
+	return tag ? tag : &alloctag_untagged;
 }
 
-static inline void charge(struct slot *s, size_t n)
+/* This thread's slot for the current tag, if it has one already. */
+static inline struct counters_slot *known_slot(struct thread_state *t)
 {
-	int64_t live = s->live + (int64_t)n;
+	_Atomic uint32_t *cached = (_Atomic uint32_t *)&current_tag()->counters->id;
+	uint32_t id = load_acquire(cached);
 
-	s->calls++;
-	s->bytes += n;
-	s->live = live;
-	live -= (int64_t)atomic_load_explicit(&s->remote_bytes, memory_order_relaxed);
-	if (live > s->peak)
-		s->peak = live;
+	return likely(id < t->cap) ? own_slot(t->slots[id]) : NULL;
 }
 
-static __attribute__((noinline)) void uncharge_remote(struct slot *s, size_t n)
+static inline struct counters_slot *current_slot(void)
 {
-	atomic_fetch_add_explicit(&s->remote_calls, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&s->remote_bytes, n, memory_order_relaxed);
+	struct counters_slot *s = known_slot(alloctag_self);
+
+	return likely(s) ? s : alloctag_slot_slow(current_tag());
 }
 
-static inline void uncharge(struct slot *s, size_t n, struct thread_state *t)
+/* N bytes allocated, charged to this thread's own slot S (counters.h's order). */
+static inline void charge(struct counters_slot *s, size_t n)
 {
-	if (likely(s->owner == t)) {
-		s->freed_calls++;
-		s->live -= (int64_t)n;
+	int64_t live = load_relaxed(&s->live) + (int64_t)n;
+
+	debug_assert(s->thread == alloctag_self->number);
+	bump(&s->calls, 1);
+	bump(&s->bytes, n);
+	store_release(&s->live, live);
+	live -= (int64_t)load_relaxed(&s->remote_bytes);
+	if (live > load_relaxed(&s->peak))
+		store_relaxed(&s->peak, live);
+}
+
+/* The same to a site's shared slot, which any thread may charge. */
+static __attribute__((noinline)) void charge_shared(struct counters_slot *s, size_t n)
+{
+	int64_t live;
+
+	add_relaxed(&s->calls, 1);
+	add_relaxed(&s->bytes, n);
+	live = atomic_fetch_add_explicit(&s->live, (int64_t)n, memory_order_release) + (int64_t)n;
+	live -= (int64_t)load_relaxed(&s->remote_bytes);
+	if (live > load_relaxed(&s->peak))
+		store_relaxed(&s->peak, live);	/* racy: within a pair of threads' updates */
+}
+
+static inline void charge_any(struct counters_slot *s, size_t n)
+{
+	if (likely(s->thread == alloctag_self->number))
+		charge(s, n);
+	else
+		charge_shared(s, n);
+}
+
+static __attribute__((noinline)) void uncharge_remote(struct counters_slot *s, size_t n)
+{
+	add_relaxed(&s->remote_bytes, n);
+	atomic_fetch_add_explicit(&s->remote_calls, 1, memory_order_release);
+}
+
+/* N bytes freed by thread T, from slot S. */
+static inline void uncharge(struct counters_slot *s, size_t n, struct thread_state *t)
+{
+	if (likely(s->thread == t->number)) {
+		bump(&s->live, -(int64_t)n);
+		bump_release(&s->freed_calls, 1);
+		debug_assert(load_relaxed(&s->live) >= 0);
 	} else {
 		uncharge_remote(s, n);
 	}
 }
 
-/* Header written, counters charged: the caller's pointer. */
-static inline void *account(struct header *h, size_t n)
+/* Block P of N bytes charged to S: the caller's pointer. */
+static inline void *account(void *p, struct counters_slot *s, size_t n)
 {
-	struct slot *s = current_slot(alloctag_self);
-
-	charge(s, n);
-	h->slot = s;
-	h->size = n;
-	return h + 1;
+	charge_any(s, n);
+	trailer_write(p, field_usable(chunk_field(p)), s, n);
+	return p;
 }
 
-/* A free small block of class K from this thread's cache, or NULL. */
-static inline struct header *cached_block(struct thread_state *t, size_t k)
-{
-	struct header *h = t->cache[k];
+/* A block of this runtime, as its chunk and trailer say. */
+struct block {
+	size_t k;			/* its class if it may be cached, else 0 */
+	size_t usable;
+	uint64_t *trailer;
+	uint64_t word;			/* the trailer's value */
+};
 
-	if (h) {
-		t->cache[k] = h->next;
-		t->cache_bytes -= k << 4;
-	}
-	return h;
+static inline struct counters_slot *block_slot(const struct block *b)
+{
+	return trailer_slot(b->word);
 }
 
-static inline void cache_block(struct thread_state *t, struct header *h, size_t k)
+static inline size_t block_size(const struct block *b)
 {
-	h->next = t->cache[k];
-	t->cache[k] = h;
-	t->cache_bytes += k << 4;
+	return trailer_size(b->trailer, b->word, b->usable);
 }
 
 /*
- * Keep a freed block for reuse, or give it back to glibc.  No flush here:
- * T may be the boot state, shared by every thread that has not allocated
- * yet, whose cache must stay empty (it looks full).
+ * What the caller may have used of it: malloc_usable_size() says so, and
+ * programs use it (SQLite grows strings into it), so realloc keeps it all.
  */
-static inline void release_block(struct thread_state *t, struct header *h, size_t n)
+static inline size_t block_capacity(const struct block *b)
 {
-	if (likely(n <= SMALL_MAX) && likely(t->cache_bytes < CACHE_BYTES)) {
-		cache_block(t, h, small_class(n));
-	} else {
-		__libc_free(h);
-	}
+	return trailer_capacity(b->word, b->usable);
 }
 
-void alloctag_flush_cache(struct thread_state *t)
+/* Whether P is a small heap block of this runtime, in use (the fast paths'). */
+static inline int small_block(void *p, struct block *b)
 {
-	for (size_t k = 0; k < SMALL_CLASSES; k++) {
-		struct header *h;
-
-		while ((h = cached_block(t, k)))
-			__libc_free(h);
-	}
+	b->k = field_class(chunk_field(p));
+	if (unlikely(!b->k))
+		return 0;
+	b->usable = heap_usable(class_chunk(b->k));
+	b->trailer = trailer_at(p, b->usable);
+	b->word = *b->trailer;
+	return trailer_valid(p, b->word);
 }
 
-static inline int too_big(size_t n, size_t extra, size_t *total)
+/*
+ * Whether P is any block of this runtime, in use.  A pointer whose size
+ * field glibc would not take is not read further; a block in a cache is a
+ * heap error.
+ */
+static int any_block(void *p, struct block *b)
 {
-	if (unlikely(n > PTRDIFF_MAX - extra)) {
-		errno = ENOMEM;
+	size_t field = chunk_field(p);
+
+	if (!field_plausible(p, field))
+		return 0;
+	b->k = field_class(field);
+	b->usable = field_usable(field);
+	b->trailer = trailer_at(p, b->usable);
+	b->word = *b->trailer;
+	if (trailer_valid(p, b->word))
 		return 1;
-	}
-	*total = n + extra;
+	if (b->k && trailer_was_cached(p, b->word))
+		alloctag_heap_error("double free or use of a freed block", p);
 	return 0;
 }
 
-/* A chunk for N bytes and the header: cached, or glibc's. */
-static inline struct header *new_block(size_t n)
+static int too_big(size_t n)
 {
-	size_t total;
+	if (likely(n <= PTRDIFF_MAX - TRAILER))
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
 
-	if (likely(n <= SMALL_MAX)) {
+/* A chunk for N bytes and the trailer: cached, or glibc's. */
+static void *new_chunk(size_t n)
+{
+	if (n <= SMALL_MAX) {
+		struct thread_state *t = alloctag_self;
 		size_t k = small_class(n);
-		struct header *h = cached_block(alloctag_self, k);
+		void *p = NULL;
 
-		return h ? h : __libc_malloc(small_request(k));
+		if (cache_enter(t)) {
+			p = cache_take(t, k);
+			cache_leave(t);
+		}
+		return p ? p : heap_alloc(class_request(k));
 	}
-	if (too_big(n, HEADER, &total))
-		return NULL;
-	return __libc_malloc(total);
+	return too_big(n) ? NULL : heap_alloc(n + TRAILER);
 }
 
 static __attribute__((noinline)) void *malloc_slow(size_t n)
 {
-	struct header *h = new_block(n);
+	struct counters_slot *s = current_slot();
+	void *p = new_chunk(n);
 
-	if (unlikely(!h))
-		return NULL;
-	return account(h, n);
+	return likely(p) ? account(p, s, n) : NULL;
 }
 
-/* A small block from glibc, the cache of its class being empty. */
-static __attribute__((noinline)) void *malloc_uncached(struct slot *s, size_t n, size_t k)
+/*
+ * A small block from glibc: the cache of its class is empty (or being
+ * taken).  glibc may give a larger chunk than asked (it splits off no
+ * remainder below MIN_CHUNK): the trailer goes where the chunk ends.
+ */
+static __attribute__((noinline)) void *malloc_uncached(struct counters_slot *s, size_t n, size_t k)
 {
-	struct header *h = __libc_malloc(small_request(k));
+	void *p = heap_alloc(class_request(k));
 
-	if (unlikely(!h))
-		return NULL;
-	charge(s, n);
-	h->slot = s;
-	h->size = n;
-	return h + 1;
+	alloctag_cache_miss(alloctag_self);
+	return likely(p) ? account(p, s, n) : NULL;
 }
 
 /*
@@ -201,171 +233,245 @@ static __attribute__((noinline)) void *malloc_uncached(struct slot *s, size_t n,
 EXPORT void *malloc(size_t n)
 {
 	struct thread_state *t = alloctag_self;
-	struct alloc_tag *tag = alloctag_current;
-	struct header *h;
-	struct slot *s;
+	struct counters_slot *s;
 	size_t k;
-	uint32_t id;
+	void *p;
 
-	if (!tag)
-		tag = &alloctag_untagged;
-	if (unlikely(n > SMALL_MAX))
-		return malloc_slow(n);
-	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
-	if (unlikely(id >= t->cap || !(s = t->slots[id])))
+	if (unlikely(n > SMALL_MAX) || unlikely(!(s = known_slot(t))))
 		return malloc_slow(n);
 	k = small_class(n);
-	h = t->cache[k];
-	if (unlikely(!h))
+	if (unlikely(!cache_enter(t)))
 		return malloc_uncached(s, n, k);
-	t->cache[k] = h->next;
-	t->cache_bytes -= k << 4;
+	p = cache_take(t, k);
+	cache_leave(t);
+	if (unlikely(!p))
+		return malloc_uncached(s, n, k);
 	charge(s, n);
-	h->slot = s;
-	h->size = n;
-	return h + 1;
+	trailer_write_small(p, k, s, n);
+	return p;
 }
 
-/* Over-aligned blocks, large blocks, blocks of slots other threads own. */
-static __attribute__((noinline)) void free_slow(struct header *h, struct thread_state *t)
+/* The cache is full: more of the budget for it, or small block P to glibc. */
+static __attribute__((noinline)) void release_full(struct thread_state *t, void *p)
 {
-	size_t n = h->size;
+	struct block b = { 0 };
 
-	if (unlikely(n & ALIGNED)) {
-		uncharge(h->slot, n & ~ALIGNED, t);
-		__libc_free(((void **)h)[-1]);
+	small_block(p, &b);
+	if (alloctag_cache_reserve(t) && cache_enter(t)) {
+		int kept = cache_keep(t, p, b.k, b.word);
+
+		cache_leave(t);
+		if (kept)
+			return;
+	}
+	alloctag_give_back(p, b.usable);
+}
+
+/* Keep a freed block, if it may be cached, or give it to glibc. */
+static inline void release(struct thread_state *t, void *p, const struct block *b)
+{
+	if (b->k && cache_enter(t)) {
+		int kept = cache_keep(t, p, b->k, b->word);
+
+		cache_leave(t);
+		if (likely(kept))
+			return;
+		return release_full(t, p);
+	}
+	alloctag_give_back(p, b->usable);
+}
+
+/* Large and mmapped blocks, frees by another thread, pointers glibc made. */
+static __attribute__((noinline)) void free_slow(void *p)
+{
+	struct thread_state *t = alloctag_self;
+	struct block b;
+
+	if (!any_block(p, &b)) {
+		heap_free_other(p);	/* glibc's, or glibc says what is wrong with it */
 		return;
 	}
-	uncharge(h->slot, n, t);
-	release_block(t, h, n);
+	uncharge(block_slot(&b), block_size(&b), t);
+	release(t, p, &b);
 }
 
 /*
- * The fast path: the freeing thread owns the slot, the block is small; it
- * is cached, or given back to glibc when the cache is full.
+ * The fast path: a small heap chunk with a valid trailer, charged to a slot
+ * of this thread; it is cached, or given back to glibc when the cache is
+ * full.
  */
 EXPORT void free(void *p)
 {
 	struct thread_state *t = alloctag_self;
-	struct header *h;
-	struct slot *s;
-	size_t n;
+	struct counters_slot *s;
+	struct block b;
 
 	if (unlikely(!p))
 		return;
-	h = header_of(p);
-	n = h->size;
-	s = h->slot;
-	if (unlikely(n > SMALL_MAX || s->owner != t)) {
-		free_slow(h, t);
-		return;
-	}
-	s->freed_calls++;
-	s->live -= (int64_t)n;
-	if (unlikely(t->cache_bytes >= CACHE_BYTES))
-		alloctag_flush_cache(t);	/* T owns a slot: not the boot state */
-	cache_block(t, h, small_class(n));
+	if (unlikely(!small_block(p, &b)))
+		return free_slow(p);
+	s = block_slot(&b);
+	if (unlikely(s->thread != t->number))
+		return free_slow(p);
+	debug_assert(block_size(&b) <= b.usable - TRAILER);
+	bump(&s->live, -(int64_t)block_size(&b));
+	bump_release(&s->freed_calls, 1);
+	debug_assert(load_relaxed(&s->live) >= 0);
+	release(t, p, &b);
 }
+
+/* This free(), whatever the program's free() is (live.c compares them). */
+void alloctag_own_free(void *p) INTERNAL __attribute__((alias("free"), copy(free)));
 
 EXPORT void *calloc(size_t count, size_t size)
 {
-	struct header *h;
-	size_t n, total;
+	struct counters_slot *s;
+	size_t n;
+	void *p;
 
-	if (unlikely(__builtin_mul_overflow(count, size, &n))) {
+	if (unlikely(__builtin_mul_overflow(count, size, &n)) || too_big(n)) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	s = current_slot();
 	if (n <= SMALL_MAX) {
-		h = cached_block(alloctag_self, small_class(n));
-		if (h)
-			memset(h + 1, 0, n);
-		else
-			h = __libc_calloc(1, small_request(small_class(n)));
+		p = new_chunk(n);
+		if (p)
+			memset(p, 0, heap_usable(field_chunk(chunk_field(p))) - TRAILER);
 	} else {
-		if (too_big(n, HEADER, &total))
-			return NULL;
-		h = __libc_calloc(1, total);
+		p = heap_alloc_zeroed(n + TRAILER);
 	}
-	if (unlikely(!h))
-		return NULL;
-	return account(h, n);
+	return likely(p) ? account(p, s, n) : NULL;
 }
 
 /*
- * Over-aligned blocks: the caller's pointer is ALIGN past the start of the
- * chunk glibc returns, the header just before it, and the chunk's start
- * just before the header.  They cost ALIGN bytes, not 16.
+ * Blocks of any alignment: glibc's memalign() rounds ALIGN as each of the
+ * C library's functions does, and its chunk takes a trailer as any other.
  */
 static void *alloc_aligned(size_t align, size_t n)
 {
-	struct header *h;
-	size_t total;
-	char *chunk;
+	struct counters_slot *s;
+	void *p;
 
-	if (align <= HEADER)
+	if (align <= CHUNK_ALIGN)
 		return malloc(n);
-	if (too_big(n, align, &total))
+	if (too_big(n))
 		return NULL;
-	chunk = __libc_memalign(align, total);
-	if (unlikely(!chunk))
-		return NULL;
-	h = header_of(chunk + align);
-	((void **)h)[-1] = chunk;
-	account(h, n);
-	h->size |= ALIGNED;
-	return h + 1;
+	s = current_slot();
+	p = heap_alloc_aligned(align, n + TRAILER);
+	return likely(p) ? account(p, s, n) : NULL;
+}
+
+/* A block of N bytes for the contents of block P (B): moved, or P itself. */
+static void *resize(void *p, const struct block *b, size_t n)
+{
+	struct thread_state *t = alloctag_self;
+	size_t k = n <= SMALL_MAX ? small_class(n) : 0;
+	void *moved;
+
+	if (k && k == b->k)
+		return p;			/* the chunk glibc would give */
+	if (k && b->k && cache_enter(t)) {
+		moved = cache_take(t, k);
+		cache_leave(t);
+		if (moved) {
+			size_t kept = block_capacity(b);
+
+			memcpy(moved, p, kept < n ? kept : n);
+			release(t, p, b);
+			return moved;
+		}
+	}
+	return heap_resize(p, n + TRAILER);
 }
 
 /* realloc() of a block: P is not NULL. */
-static __attribute__((noinline)) void *realloc_block(void *p, size_t n)
+static __attribute__((noinline)) void *realloc_slow(void *p, size_t n)
 {
-	struct thread_state *t = alloctag_self;
-	struct header *h = header_of(p), *moved;
-	struct slot *old_slot = h->slot;
-	size_t old_n = h->size, total;
+	struct counters_slot *s, *old_slot;
+	struct block b;
+	size_t old_n;
+	void *moved;
 
+	if (!any_block(p, &b)) {
+		/* glibc's block (or glibc says what is wrong with it): ours from now on */
+		if (n == 0 || too_big(n) || alloctag_foreign_heap)
+			return too_big(n) ? NULL : heap_resize_other(p, n);
+		s = current_slot();
+		moved = heap_resize_other(p, n + TRAILER);
+		return moved ? account(moved, s, n) : NULL;
+	}
 	if (n == 0) {			/* as glibc: free and return NULL */
 		free(p);
 		return NULL;
 	}
-	if (unlikely(old_n & ALIGNED)) {
-		void *q = malloc(n);
-
-		if (q) {
-			old_n &= ~ALIGNED;
-			memcpy(q, p, old_n < n ? old_n : n);
-			free(p);
-		}
-		return q;
-	}
-	if (n <= SMALL_MAX) {
-		/* Small blocks stay whole chunks of their class, to be cached later. */
-		size_t k = small_class(n);
-
-		if (old_n <= SMALL_MAX && small_class(old_n) == k) {
-			moved = h;	/* the chunk fits: glibc would keep it too */
-		} else if (old_n <= SMALL_MAX && (moved = cached_block(t, k))) {
-			memcpy(moved + 1, p, old_n < n ? old_n : n);
-			release_block(t, h, old_n);
-		} else if (!(moved = __libc_realloc(h, small_request(k)))) {
-			return NULL;
-		}
-	} else {
-		if (too_big(n, HEADER, &total) || !(moved = __libc_realloc(h, total)))
-			return NULL;
-	}
+	if (too_big(n))
+		return NULL;
+	s = current_slot();
+	old_slot = block_slot(&b);
+	old_n = block_size(&b);
+	moved = resize(p, &b, n);
+	if (!moved)
+		return NULL;
 	/* Uncharged where it was charged, charged to this call's site. */
-	uncharge(old_slot, old_n, t);
-	return account(moved, n);
+	uncharge(old_slot, old_n, alloctag_self);
+	return account(moved, s, n);
 }
 
-/* realloc(NULL, n), as common as malloc in some programs, is malloc's fast path. */
+/*
+ * A small block of this thread's, B, moved to a chunk of class K for N
+ * bytes charged to S: a cached chunk, or glibc's.
+ */
+static __attribute__((noinline)) void *realloc_move(struct thread_state *t, void *p,
+						    struct block *b, struct counters_slot *s,
+						    size_t n)
+{
+	size_t k = small_class(n), old_n = block_size(b), kept = block_capacity(b);
+	struct counters_slot *old_slot = block_slot(b);
+	void *moved = NULL;
+
+	if (cache_enter(t)) {
+		moved = cache_take(t, k);
+		cache_leave(t);
+	}
+	if (!moved && !(moved = heap_alloc(class_request(k))))
+		return NULL;
+	memcpy(moved, p, kept < n ? kept : n);
+	bump(&old_slot->live, -(int64_t)old_n);
+	bump_release(&old_slot->freed_calls, 1);
+	release(t, p, b);
+	charge(s, n);
+	trailer_write(moved, field_usable(chunk_field(moved)), s, n);
+	return moved;
+}
+
+/*
+ * realloc(NULL, n), as common as malloc in some programs, is malloc's fast
+ * path.  The fast path: a small block of this thread's, to stay small: in
+ * its chunk if its class does not change, else moved.  Anything else is
+ * realloc_slow()'s.
+ */
 EXPORT void *realloc(void *p, size_t n)
 {
+	struct thread_state *t = alloctag_self;
+	struct counters_slot *s, *old_slot;
+	struct block b;
+
 	if (!p)
 		return malloc(n);
-	return realloc_block(p, n);
+	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!small_block(p, &b)) ||
+	    unlikely(!(s = known_slot(t))))
+		return realloc_slow(p, n);
+	old_slot = block_slot(&b);
+	if (unlikely(old_slot->thread != t->number))
+		return realloc_slow(p, n);
+	if (small_class(n) != b.k)
+		return realloc_move(t, p, &b, s, n);
+	bump(&old_slot->live, -(int64_t)block_size(&b));
+	bump_release(&old_slot->freed_calls, 1);
+	charge(s, n);
+	trailer_write(p, b.usable, s, n);
+	return p;
 }
 
 EXPORT void *reallocarray(void *p, size_t count, size_t size)
@@ -384,9 +490,23 @@ static int power_of_two(size_t x)
 	return x && !(x & (x - 1));
 }
 
+/*
+ * glibc 2.36's aligned_alloc() is memalign(): any alignment, rounded up to
+ * a power of two.  Later glibc refuse an alignment that is not a power of
+ * two (EINVAL): as the C library the program runs with does.
+ */
 EXPORT void *aligned_alloc(size_t align, size_t n)
 {
-	if (!power_of_two(align)) {
+	static int strict = -1;
+
+	if (strict < 0) {
+		const char *v = gnu_get_libc_version();
+		int major = 0, minor = 0;
+
+		sscanf(v, "%d.%d", &major, &minor);
+		strict = major > 2 || (major == 2 && minor >= 38);
+	}
+	if (strict && !power_of_two(align)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -395,16 +515,7 @@ EXPORT void *aligned_alloc(size_t align, size_t n)
 
 EXPORT void *memalign(size_t align, size_t n)
 {
-	/* glibc rounds other alignments up to a power of two */
-	size_t a = 1;
-
-	while (a < align && a)
-		a <<= 1;
-	if (!a) {
-		errno = EINVAL;
-		return NULL;
-	}
-	return alloc_aligned(a, n);
+	return alloc_aligned(align, n);
 }
 
 EXPORT int posix_memalign(void **out, size_t align, size_t n)
@@ -425,6 +536,7 @@ EXPORT void *valloc(size_t n)
 	return alloc_aligned(sysconf(_SC_PAGESIZE), n);
 }
 
+/* pvalloc(): the whole pages are the caller's, so they are what it is charged. */
 EXPORT void *pvalloc(size_t n)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
@@ -436,10 +548,43 @@ EXPORT void *pvalloc(size_t n)
 	return alloc_aligned(page, (n + page - 1) & ~(page - 1));
 }
 
-/* The size asked for: never less than usable, and all a program may use. */
+/* All a program may use of a block: glibc's answer, less the trailer. */
 EXPORT size_t malloc_usable_size(void *p)
 {
-	return p ? header_of(p)->size & ~ALIGNED : 0;
+	struct block b;
+
+	if (!p)
+		return 0;
+	if (!any_block(p, &b))
+		return field_plausible(p, chunk_field(p)) ? field_usable(chunk_field(p)) : 0;
+	return trailer_capacity(b.word, b.usable);
+}
+
+/* C23's sized frees: the size is the runtime's to know. */
+EXPORT void free_sized(void *p, size_t n)
+{
+	(void)n;
+	free(p);
+}
+
+EXPORT void free_aligned_sized(void *p, size_t align, size_t n)
+{
+	(void)align;
+	(void)n;
+	free(p);
+}
+
+void alloctag_heap_error(const char *what, const void *p)
+{
+	char line[160];
+	int n = snprintf(line, sizeof(line), "alloctag: %s (%p)\n", what, p);
+
+	if (n > 0) {
+		ssize_t ignored = write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+
+		(void)ignored;
+	}
+	abort();
 }
 
 /*

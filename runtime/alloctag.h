@@ -12,10 +12,12 @@
  * attribute expands to nothing and nothing here generates code.
  *
  * Only compiler-provided features are used: this header may be forced into
- * every translation unit (-include) ahead of the C library's headers.
+ * every translation unit (-include) ahead of the C library's headers, as
+ * alloctag-cc does.  It declares nothing of the C library's.
  */
 #ifndef ALLOCTAG_H
 #define ALLOCTAG_H
+#ifndef __ASSEMBLER__	/* alloctag-cc forces it into .S files too */
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,9 +49,20 @@ struct alloc_tag_counters {
 	unsigned int reserved;
 };
 
+/*
+ * The kernel's struct alloc_tag starts the same.  The plugin fills the
+ * fields it finds by name: the kernel's has neither callee nor column.
+ * Two sites on one line (two calls in one macro) differ in one of them.
+ */
 struct alloc_tag {
 	struct codetag ct;
 	struct alloc_tag_counters *counters;
+	const char *callee;	/* the function called, by name ("xmalloc"), or the
+				   variable or member an indirect call goes through
+				   ("xmlMalloc", "allocate"); NULL: none */
+	unsigned int column;	/* of ct.lineno's place, as GCC's diagnostics print
+				   it (tabs expanded): in a macro, of the macro's
+				   name where it is used */
 } __attribute__((__aligned__(8)));
 
 /* The tag charged by allocations on this thread, NULL for none. */
@@ -95,4 +108,5 @@ void alloctag_report(void);
 }
 #endif
 
+#endif /* !__ASSEMBLER__ */
 #endif /* ALLOCTAG_H */

@@ -1,26 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * alloctag runtime: call sites, thread states and the runtime's own memory.
+ * alloctag runtime: call sites and threads.
  *
- * Everything here is off the allocation fast path: it runs the first time a
- * thread allocates, and the first time a thread allocates from a site.  It
- * never calls malloc (it *is* malloc): memory comes from mmap.
+ * Off the fast path: this runs the first time a thread allocates, and the
+ * first time a thread allocates from a site.  It never calls malloc (it *is*
+ * malloc): its memory is the counters' (counters.c) or mmap's.
+ *
+ * A site is registered at its first allocation: its record (file, line,
+ * function, module, ...) goes into the counters and its id into the tag's
+ * counters object, which the fast path reads.  A library loaded again
+ * after dlclose() finds its sites under the same ids (by module and offset).
+ *
+ * A thread state outlives its thread: blocks point to its slots, and the
+ * next thread adopts it, slots and all.  So the slots grow with the threads
+ * alive at once, not with every thread there ever was, and only with the
+ * sites each allocates from often (alloctag_internal.h).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
 #include <string.h>
-#include <sys/mman.h>
-#include "alloctag_internal.h"
+#include "cache.h"
 
-/* Until a thread first allocates, its state has no slots: the fast path's
- * bounds check sends it here without a test of its own.  Its cache looks
- * full, so that such a thread's frees go to glibc. */
-static struct thread_state boot_state = {
-	.cache_bytes = CACHE_BYTES,
+/* Until a thread first allocates: no slots (the fast path's bounds check
+ * fails) and a cache that looks full (frees go to glibc). */
+struct thread_state alloctag_boot_state = {
+	.cache_bytes = SIZE_MAX / 2,
+	.steal_lock = PTHREAD_MUTEX_INITIALIZER,
 };
-__thread struct thread_state *alloctag_self TLS_IE = &boot_state;
+__thread struct thread_state *alloctag_self TLS_IE = &alloctag_boot_state;
 
 static struct alloc_tag_counters untagged_counters;
 struct alloc_tag alloctag_untagged = {
@@ -28,143 +36,261 @@ struct alloc_tag alloctag_untagged = {
 	.counters = &untagged_counters,
 };
 
-#define MAX_SITES	(1u << 22)
-#define SLOTS_PER_ARENA	64
+#define FIRST_TABLE	256u		/* a thread's first table of slots */
+#define STATES_PER_MAP	(65536 / sizeof(struct thread_state))
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct site *sites;			/* [1 .. nsites], reserved once */
-static _Atomic uint32_t nsites;
 static _Atomic(struct thread_state *) all_states;
+static uint32_t threads_made;
 static pthread_key_t state_key;
 static pthread_once_t state_key_once = PTHREAD_ONCE_INIT;
 
-void *alloctag_map(size_t size)
+void alloctag_registry_lock(void)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
+	pthread_mutex_lock(&registry_lock);
 }
 
-void alloctag_unmap(void *p, size_t size)
+void alloctag_registry_unlock(void)
 {
-	munmap(p, size);
-}
-
-/* Strings and states for the life of the process, under registry_lock. */
-static void *permanent(size_t size)
-{
-	static char *next, *end;
-	char *p;
-
-	size = (size + 15) & ~(size_t)15;
-	if ((size_t)(end - next) < size) {
-		size_t chunk = size > (1u << 20) ? size : (1u << 20);
-
-		next = alloctag_map(chunk);
-		if (!next)
-			return NULL;
-		end = next + chunk;
-	}
-	p = next;
-	next += size;
-	return p;
-}
-
-static const char *permanent_string(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = permanent(n);
-
-	return copy ? memcpy(copy, s, n) : "?";
-}
-
-uint32_t alloctag_site_count(void)
-{
-	return atomic_load_explicit(&nsites, memory_order_acquire);
-}
-
-const struct site *alloctag_site(uint32_t id)
-{
-	return &sites[id];
+	pthread_mutex_unlock(&registry_lock);
 }
 
 struct thread_state *alloctag_first_state(void)
 {
-	return atomic_load_explicit(&all_states, memory_order_acquire);
-}
-
-/* The shared object a tag lives in, or NULL for the main program. */
-static const char *module_of(const struct alloc_tag *tag, uintptr_t *offset)
-{
-	struct link_map *map = NULL;
-	const char *slash;
-	Dl_info info;
-
-	*offset = (uintptr_t)tag;
-	if (tag == &alloctag_untagged ||
-	    !dladdr1(tag, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
-		return NULL;
-	*offset = (uintptr_t)tag - (uintptr_t)info.dli_fbase;
-	if (!map->l_name || !map->l_name[0])	/* the main program */
-		return NULL;
-	slash = strrchr(map->l_name, '/');
-	return slash ? slash + 1 : map->l_name;
+	return load_acquire(&all_states);
 }
 
 /*
- * A site's id, registering it at its first allocation.  A library loaded
- * again after dlclose() finds its sites under the same ids.
+ * Open-addressing tables in mmap'd memory, under the registry lock: strings
+ * already in the counters (by content), and module sites (by module and
+ * offset).  Keys are never 0; the tables double at half full.
  */
-static uint32_t site_id(struct alloc_tag *tag)
+struct table {
+	uint64_t *keys;
+	uint64_t *values;
+	size_t cap, used;
+};
+
+#define TABLE_FIRST	1024u
+
+static uint64_t *table_slot(const struct table *tb, uint64_t key)
 {
-	uint32_t id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
+	size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;
+
+	for (;; i++) {
+		uint64_t *k = &tb->keys[i & (tb->cap - 1)];
+
+		if (*k == key || *k == 0)
+			return k;
+	}
+}
+
+static int table_grow(struct table *tb)
+{
+	struct table bigger = { .cap = tb->cap ? tb->cap * 2 : TABLE_FIRST, .used = tb->used };
+
+	bigger.keys = alloctag_map(bigger.cap * sizeof(uint64_t) * 2);
+	if (!bigger.keys)
+		return -1;
+	bigger.values = bigger.keys + bigger.cap;
+	for (size_t i = 0; i < tb->cap; i++) {
+		if (tb->keys[i]) {
+			uint64_t *k = table_slot(&bigger, tb->keys[i]);
+
+			*k = tb->keys[i];
+			bigger.values[k - bigger.keys] = tb->values[i];
+		}
+	}
+	if (tb->keys)
+		alloctag_unmap(tb->keys, tb->cap * sizeof(uint64_t) * 2);
+	*tb = bigger;
+	return 0;
+}
+
+/* The value slot of KEY (0 in it when new), or NULL when out of memory. */
+static uint64_t *table_value(struct table *tb, uint64_t key)
+{
+	uint64_t *k;
+
+	if (2 * (tb->used + 1) > tb->cap && table_grow(tb) != 0)
+		return NULL;
+	k = table_slot(tb, key);
+	if (!*k) {
+		*k = key;
+		tb->used++;
+		tb->values[k - tb->keys] = 0;
+	}
+	return &tb->values[k - tb->keys];
+}
+
+static uint64_t hash_string(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h | 1;
+}
+
+static struct table strings;		/* content hash -> offset */
+static uint64_t string_chunk;		/* the chunk strings are appended to */
+
+/* Room for N bytes of strings: the offset where they go, or 0. */
+static uint64_t string_room(size_t n)
+{
+	struct counters_chunk *c = string_chunk ? alloctag_counters_at(string_chunk) : NULL;
+	uint32_t size;
+
+	if (c && c->size - sizeof(*c) - load_relaxed(&c->count) >= n)
+		return string_chunk + sizeof(*c) + load_relaxed(&c->count);
+	size = (sizeof(*c) + n + CHUNK_SIZE - 1) / CHUNK_SIZE * CHUNK_SIZE;
+	if (size > EXTENT_SIZE)
+		return 0;
+	string_chunk = alloctag_counters_chunk(CHUNK_STRINGS, size, 0);
+	return string_chunk ? string_chunk + sizeof(*c) : 0;
+}
+
+/* S in the counters (once per content): its offset, or 0. */
+static uint64_t counters_string(const char *s)
+{
+	size_t n;
+	uint64_t *value, offset;
+	struct counters_chunk *c;
+
+	if (!s)
+		return 0;
+	n = strlen(s) + 1;
+	value = table_value(&strings, hash_string(s));
+	if (value && *value && !strcmp(alloctag_counters_at(*value), s))
+		return *value;
+	offset = string_room(n);
+	if (!offset)
+		return 0;
+	memcpy(alloctag_counters_at(offset), s, n);
+	c = alloctag_counters_at(string_chunk);
+	store_release(&c->count, load_relaxed(&c->count) + n);
+	if (value && !*value)
+		*value = offset;
+	return offset;
+}
+
+/* Where a tag lives: its module's name (NULL: the main program) and offset. */
+struct place {
 	const char *module;
 	uintptr_t offset;
+};
+
+/* The loaded object holding ADDRESS: glibc's lock-free lookup where there is one. */
+static struct link_map *object_of(const void *address)
+{
+	struct link_map *map = NULL;
+	Dl_info info;
+
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+	struct dl_find_object found;
+
+	if (_dl_find_object((void *)address, &found) == 0)
+		return found.dlfo_link_map;
+#endif
+	/* dladdr() takes the loader's lock: never under ours. */
+	if (!dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP))
+		return NULL;
+	return map;
+}
+
+static struct place place_of(const struct alloc_tag *tag)
+{
+	struct place where = { NULL, (uintptr_t)tag };
+	struct link_map *map;
+	const char *slash;
+
+	if (tag == &alloctag_untagged || !(map = object_of(tag)))
+		return where;
+	where.offset = (uintptr_t)tag - map->l_addr;
+	if (!map->l_name || !map->l_name[0])
+		return where;
+	slash = strrchr(map->l_name, '/');
+	where.module = slash ? slash + 1 : map->l_name;
+	return where;
+}
+
+static struct table module_sites;	/* (module string, offset) -> id */
+static uint64_t site_chunk;
+static uint32_t nsites;
+
+static uint64_t module_site_key(uint64_t module, uintptr_t offset, unsigned line)
+{
+	return ((module * 0x9e3779b97f4a7c15ull) ^ offset ^ ((uint64_t)line << 40)) | 1;
+}
+
+/* A new site's record in the counters, published: its id, or 0. */
+static uint32_t new_site(const struct alloc_tag *tag, const struct place *where)
+{
+	struct counters_chunk *c = site_chunk ? alloctag_counters_at(site_chunk) : NULL;
+	struct counters_site *s;
+	uint32_t count;
+
+	if (!c || load_relaxed(&c->count) == SITES_PER_CHUNK) {
+		site_chunk = alloctag_counters_chunk(CHUNK_SITES, CHUNK_SIZE, 0);
+		if (!site_chunk)
+			return 0;
+		c = alloctag_counters_at(site_chunk);
+	}
+	count = load_relaxed(&c->count);
+	s = (struct counters_site *)(c + 1) + count;
+	s->id = nsites + 1;
+	s->line = tag->ct.lineno;
+	s->column = tag->column;
+	s->file = counters_string(tag->ct.filename ? tag->ct.filename : "?");
+	s->function = counters_string(tag->ct.function ? tag->ct.function : "?");
+	s->callee = counters_string(tag->callee);
+	s->module = counters_string(where->module);
+	s->module_offset = where->offset;
+	store_release(&c->count, count + 1);
+	nsites++;
+	store_release(&alloctag_counters()->nsites, nsites);
+	return nsites;
+}
+
+/* The id of a site in a module: the one it had if it was loaded before. */
+static uint32_t module_site(const struct alloc_tag *tag, const struct place *where)
+{
+	uint64_t module = counters_string(where->module), *id;
+
+	id = table_value(&module_sites, module_site_key(module, where->offset, tag->ct.lineno));
+	if (id && !*id)
+		*id = new_site(tag, where);
+	return id ? (uint32_t)*id : new_site(tag, where);
+}
+
+/* TAG's site id, registering the site at its first allocation; 0 if out of memory. */
+static uint32_t site_id(struct alloc_tag *tag)
+{
+	_Atomic uint32_t *cached = (_Atomic uint32_t *)&tag->counters->id;
+	uint32_t id = load_acquire(cached);
+	struct place where;
 
 	if (id)
 		return id;
-	/* dladdr() takes the loader's lock: not while holding ours. */
-	module = module_of(tag, &offset);
-
-	pthread_mutex_lock(&registry_lock);
-	id = __atomic_load_n(&tag->counters->id, __ATOMIC_ACQUIRE);
-	if (!id && module) {
-		for (uint32_t i = 1; i <= nsites; i++)
-			if (sites[i].module && sites[i].module_offset == offset &&
-			    sites[i].line == tag->ct.lineno && !strcmp(sites[i].module, module)) {
-				id = i;
-				break;
-			}
-	}
-	if (!id && sites == NULL)
-		sites = alloctag_map(MAX_SITES * sizeof(*sites));
-	if (!id && sites && nsites + 1 < MAX_SITES) {
-		struct site *s = &sites[nsites + 1];
-
-		s->file = permanent_string(tag->ct.filename ? tag->ct.filename : "?");
-		s->function = permanent_string(tag->ct.function ? tag->ct.function : "?");
-		s->module = module ? permanent_string(module) : NULL;
-		s->line = tag->ct.lineno;
-		s->module_offset = offset;
-		id = atomic_fetch_add_explicit(&nsites, 1, memory_order_release) + 1;
-	}
+	where = place_of(tag);
+	alloctag_registry_lock();
+	id = load_acquire(cached);
+	if (!id)
+		id = where.module ? module_site(tag, &where) : new_site(tag, &where);
 	if (id)
-		__atomic_store_n(&tag->counters->id, id, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&registry_lock);
-	/* Out of sites or memory: charge the untagged line (or id 0, unreported). */
-	return id || tag == &alloctag_untagged ? id : site_id(&alloctag_untagged);
+		store_release(cached, id);
+	alloctag_registry_unlock();
+	return id;
 }
 
-/* Thread exit: the state (and the slots that blocks still point to) stays,
- * for the next thread to adopt. */
+/* Thread exit: the state stays, with its slots, for the next thread. */
 static void release_state(void *p)
 {
 	struct thread_state *t = p;
 
-	alloctag_self = &boot_state;
-	alloctag_flush_cache(t);
-	atomic_store_explicit(&t->in_use, 0, memory_order_release);
+	alloctag_self = &alloctag_boot_state;
+	alloctag_cache_flush(t);
+	store_release(&t->in_use, 0);
 }
 
 static void make_state_key(void)
@@ -172,111 +298,180 @@ static void make_state_key(void)
 	pthread_key_create(&state_key, release_state);
 }
 
+static struct thread_state *new_state(void)
+{
+	static struct thread_state *pool;
+	static size_t pooled;
+	struct thread_state *t;
+
+	alloctag_registry_lock();
+	if (!pooled) {
+		pool = alloctag_map(STATES_PER_MAP * sizeof(*pool));
+		pooled = pool ? STATES_PER_MAP : 0;
+	}
+	t = pooled ? &pool[STATES_PER_MAP - pooled--] : NULL;
+	if (t) {
+		t->number = ++threads_made;
+		pthread_mutex_init(&t->steal_lock, NULL);
+		store_relaxed(&t->in_use, 1);
+		t->next = load_relaxed(&all_states);
+		store_release(&all_states, t);
+	}
+	alloctag_registry_unlock();
+	return t;
+}
+
 static struct thread_state *adopt_state(void)
 {
+	static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 	struct thread_state *t;
-	int free_state = 0;
 
+	alloctag_heap_detect();
+	pthread_once(&key_once, alloctag_key_init);
 	pthread_once(&state_key_once, make_state_key);
-	for (t = alloctag_first_state(); t; t = t->next)
+	for (t = alloctag_first_state(); t; t = t->next) {
+		int free_state = 0;
+
 		if (atomic_compare_exchange_strong(&t->in_use, &free_state, 1))
 			break;
-		else
-			free_state = 0;
-	if (!t) {
-		pthread_mutex_lock(&registry_lock);
-		t = permanent(sizeof(*t));
-		pthread_mutex_unlock(&registry_lock);
-		if (!t)
-			return NULL;
-		memset(t, 0, sizeof(*t));
-		atomic_store(&t->in_use, 1);
-		t->next = atomic_load(&all_states);
-		while (!atomic_compare_exchange_weak(&all_states, &t->next, t))
-			;
 	}
-	/* Set before pthread_setspecific(), which may allocate. */
+	if (!t && !(t = new_state()))
+		return NULL;
+	/* Before pthread_setspecific(), which may allocate. */
 	alloctag_self = t;
 	pthread_setspecific(state_key, t);
 	return t;
 }
 
-/* Grow a thread's table to hold ID.  Only its owner writes it; a report
- * reading the old table meanwhile sees slightly older counts. */
+/* T's table made to hold ID.  Only its owner reads and writes it. */
 static int grow_table(struct thread_state *t, uint32_t id)
 {
-	uint32_t cap = t->cap ? t->cap : 256;
-	struct slot **slots;
+	uint32_t cap = t->cap ? t->cap : FIRST_TABLE;
+	uintptr_t *slots;
 
 	while (cap <= id)
 		cap *= 2;
 	slots = alloctag_map(cap * sizeof(*slots));
 	if (!slots)
 		return -1;
-	if (t->cap)
+	if (t->cap) {
 		memcpy(slots, t->slots, t->cap * sizeof(*slots));
-	__atomic_store_n(&t->slots, slots, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->cap, cap, __ATOMIC_RELEASE);
+		alloctag_unmap(t->slots, t->cap * sizeof(*slots));
+	}
+	t->slots = slots;
+	t->cap = cap;
 	return 0;
 }
 
-static struct slot *new_slot(struct thread_state *t, uint32_t id)
+/* A new slot for site ID in *CHUNK (a new chunk of THREAD's when full), published. */
+static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t id)
 {
-	struct slot *s;
+	struct counters_chunk *c = *chunk ? alloctag_counters_at(*chunk) : NULL;
+	struct counters_slot *s;
+	uint32_t count;
 
-	if (t->arena_end - t->arena < (ptrdiff_t)sizeof(*s)) {
-		t->arena = alloctag_map(SLOTS_PER_ARENA * sizeof(*s));
-		if (!t->arena)
+	if (!c || load_relaxed(&c->count) == SLOTS_PER_CHUNK) {
+		*chunk = alloctag_counters_chunk(CHUNK_SLOTS, CHUNK_SIZE, thread);
+		if (!*chunk)
 			return NULL;
-		t->arena_end = t->arena + SLOTS_PER_ARENA * sizeof(*s);
+		c = alloctag_counters_at(*chunk);
 	}
-	s = (struct slot *)t->arena;
-	t->arena += sizeof(*s);
-	s->owner = t;
+	count = load_relaxed(&c->count);
+	debug_assert(count < SLOTS_PER_CHUNK && id >= 1);
+	s = (struct counters_slot *)(c + 1) + count;
 	s->site = id;
-	__atomic_store_n(&t->slots[id], s, __ATOMIC_RELEASE);
+	s->thread = thread;
+	store_release(&c->count, count + 1);
 	return s;
 }
 
-/* The first allocation of this thread, or from this site on this thread. */
-struct slot *alloctag_slot_slow(struct alloc_tag *tag)
+/*
+ * What the registry keeps of a site, by id, under its lock: the first
+ * thread that allocated there, and the slot the others share.
+ */
+struct site_state {
+	uint32_t first;
+	struct counters_slot *shared;
+};
+
+#define SITE_STATES_PER_MAP	4096u
+#define SITE_STATE_MAPS		4096u
+
+static struct site_state *site_states[SITE_STATE_MAPS];
+static uint64_t shared_chunk;
+
+static struct site_state *site_state(uint32_t id)
 {
-	static struct slot lost;	/* when the runtime itself is out of memory */
+	struct site_state **map = &site_states[id / SITE_STATES_PER_MAP];
+
+	if (id / SITE_STATES_PER_MAP >= SITE_STATE_MAPS)
+		return NULL;
+	if (!*map)
+		*map = alloctag_map(SITE_STATES_PER_MAP * sizeof(**map));
+	return *map ? &(*map)[id % SITE_STATES_PER_MAP] : NULL;
+}
+
+/*
+ * The slot T charges for site ID, whose table entry says T has no slot of
+ * its own yet: one of its own (the site's first thread, or a thread that
+ * allocated there often enough), else the shared one.  Under the registry
+ * lock.
+ */
+static struct counters_slot *slot_for(struct thread_state *t, uint32_t id)
+{
+	struct site_state *site = site_state(id);
+	uintptr_t count = t->slots[id] + 1;
+	struct counters_slot *s;
+
+	debug_assert(id < t->cap && !own_slot(t->slots[id]));
+	if (!site)
+		return NULL;
+	if (!site->first)
+		site->first = t->number;
+	if (site->first == t->number || count >= HOT_ALLOCATIONS) {
+		s = new_slot(&t->slot_chunk, t->number, id);
+		if (s)
+			t->slots[id] = (uintptr_t)s;
+		return s;
+	}
+	t->slots[id] = count;
+	if (!site->shared)
+		site->shared = new_slot(&shared_chunk, 0, id);
+	return site->shared;
+}
+
+/*
+ * The slot to charge for an allocation of this thread from TAG's site, when
+ * the thread has none of its own: its first allocation, or from this site.
+ * Out of memory, the untagged site's, or one that no report shows.
+ */
+struct counters_slot *alloctag_slot_slow(struct alloc_tag *tag)
+{
+	static _Alignas(64) struct counters_slot lost;
 	struct thread_state *t = alloctag_self;
+	struct counters_slot *s;
 	uint32_t id;
 
-	if (t == &boot_state && !(t = adopt_state()))
+	if (t == &alloctag_boot_state && !(t = adopt_state()))
 		return &lost;
 	id = site_id(tag);
-	if (id >= t->cap && grow_table(t, id))
+	if (!id && tag != &alloctag_untagged)
+		id = site_id(&alloctag_untagged);
+	if (!id || (id >= t->cap && grow_table(t, id) != 0))
 		return &lost;
-	if (t->slots[id])
-		return t->slots[id];
-	return new_slot(t, id) ?: &lost;
+	if ((s = own_slot(t->slots[id])))
+		return s;
+	alloctag_registry_lock();
+	s = slot_for(t, id);
+	alloctag_registry_unlock();
+	return s ? s : &lost;
 }
 
-/* fork(): the child's only thread keeps its state; the others' are free. */
-static void before_fork(void)
-{
-	pthread_mutex_lock(&registry_lock);
-}
-
-static void after_fork_parent(void)
-{
-	pthread_mutex_unlock(&registry_lock);
-}
-
-static void after_fork_child(void)
+/* In a child after fork: its only thread keeps its state, the others are free. */
+void alloctag_registry_after_fork(void)
 {
 	for (struct thread_state *t = alloctag_first_state(); t; t = t->next)
 		if (t != alloctag_self)
-			atomic_store(&t->in_use, 0);
+			store_relaxed(&t->in_use, 0);
 	pthread_mutex_init(&registry_lock, NULL);
-}
-
-/* Also what pulls report.o out of liballoctag.a into a program. */
-__attribute__((constructor)) static void runtime_init(void)
-{
-	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
-	alloctag_report_init();
 }

@@ -1,478 +1,341 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * alloctag runtime: reports.
+ * alloctag runtime: reports, and where they go.
  *
- * At exit, on alloctag_report(), or on a signal if ALLOCTAG_SIGNAL names
- * one, the counters of every thread are summed site by site and written,
- * largest first, by default in the kernel's /proc/allocinfo format:
- *
- *   allocinfo - version: 1.0
- *   #     <size>  <calls> <tag info>
- *          4096        1 demo.c:42 func:load_config
- *
- * The report is built with write(2) and mmap(2) only: no stdio, no malloc
- * (it would count itself, and it must work in a signal handler).
- *
- * Settings (environment, read once):
- *   ALLOCTAG_REPORT  stderr (default), stdout, off, or a file name where %p
- *                    is the pid, %e the program name, %% a percent sign
- *   ALLOCTAG_FORMAT  allocinfo (default), full (adds total bytes and calls,
- *                    and peak bytes), json
- *   ALLOCTAG_TOP     only the N largest sites
- *   ALLOCTAG_SIGNAL  also report on this signal (USR1, USR2 or a number)
+ * At exit, on alloctag_report(), or on ALLOCTAG_SIGNAL, every thread's
+ * counters are summed site by site (counters_read.c) and written
+ * (format.c) where config.c says.  A report never disturbs the program:
+ *   - it is built with mmap and written with write: no malloc (it would
+ *     count itself), safe in a signal handler;
+ *   - stdout and stderr are the streams the process started with: their
+ *     identity is kept at start, and the report goes to them only while
+ *     fd 1 and 2 are still those files (a program started with fd 2 closed
+ *     may open a data file as fd 2), else to a copy of the descriptor kept
+ *     at start (a program that closes its streams at exit, as gnulib's
+ *     close_stdout does, still gets its report);
+ *   - a closed pipe gives no SIGPIPE, and a failed write one line on stderr;
+ *   - the program's own buffered stdout goes first;
+ *   - a report file is truncated by a process's first report and appended
+ *     to by its later ones (a report on a signal, then at exit).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "alloctag_internal.h"
+#include "format.h"
 
-enum format { FORMAT_ALLOCINFO, FORMAT_FULL, FORMAT_JSON };
+#define HELD_FD_MIN	100		/* where the kept copies of stdout/stderr go */
 
-static struct {
-	const char *destination;	/* NULL: off */
-	enum format format;
-	unsigned long top;		/* 0: all */
-	int signal;
-	int ready;
-} config;
-
-struct totals {
-	uint32_t site;
-	int64_t live_bytes;
-	int64_t live_calls;
-	uint64_t bytes;
-	uint64_t calls;
-	int64_t peak;
+struct stream {
+	int fd;				/* 1 or 2 */
+	int held;			/* a copy kept for the report, or -1 */
+	int known;			/* open when the process started */
+	dev_t dev;
+	ino_t ino;
 };
 
-/* An output buffer in mmap'd memory. */
-struct out {
-	char *buf;
-	size_t len, cap;
+static struct stream streams[] = {
+	{ .fd = STDOUT_FILENO, .held = -1 },
+	{ .fd = STDERR_FILENO, .held = -1 },
 };
+#define OUT	(&streams[0])
+#define ERR	(&streams[1])
 
-static void put(struct out *o, const char *s, size_t n)
+static int truncated;			/* this process's first report has been written */
+
+static void stream_record(struct stream *s)
 {
-	if (o->len + n > o->cap) {
-		size_t cap = (o->cap ? o->cap * 2 : 1 << 16) + n;
-		char *buf = alloctag_map(cap);
+	struct stat st;
 
-		if (!buf)
-			return;
-		if (o->buf) {
-			memcpy(buf, o->buf, o->len);
-			alloctag_unmap(o->buf, o->cap);
-		}
-		o->buf = buf;
-		o->cap = cap;
+	s->known = fstat(s->fd, &st) == 0;
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+}
+
+static int same_file(int fd, const struct stream *s)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == s->dev && st.st_ino == s->ino;
+}
+
+/* Where to write to S now: its descriptor, the copy kept, or -1. */
+static int stream_fd(const struct stream *s)
+{
+	if (!s->known)
+		return -1;
+	if (same_file(s->fd, s))
+		return s->fd;
+	return same_file(s->held, s) ? s->held : -1;
+}
+
+static void stream_hold(struct stream *s)
+{
+	if (s->known && s->held < 0)
+		s->held = fcntl(s->fd, F_DUPFD_CLOEXEC, HELD_FD_MIN);
+}
+
+static void stream_release(struct stream *s)
+{
+	if (s->held >= 0)
+		close(s->held);
+	s->held = -1;
+}
+
+/*
+ * All of P written to FD: 0, or an errno.  A closed pipe gives EPIPE, not
+ * SIGPIPE: the signal is blocked, and taken back if the write raised it.
+ */
+static int write_all(int fd, const char *p, size_t n)
+{
+	sigset_t pipe_only, old, pending;
+	int error = 0, was_pending;
+
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+	while (n && !error) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno != EINTR)
+			error = errno;
+		else if (w == 0)
+			error = EIO;
+		else if (w > 0)
+			p += w, n -= w;
 	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
+	if (error == EPIPE && !was_pending) {
+		struct timespec now = { 0, 0 };
 
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-/* A decimal number right-aligned in WIDTH columns, as printf("%*lld"). */
-static void put_num(struct out *o, int64_t v, int width, int is_unsigned)
-{
-	char digits[24], *p = digits + sizeof(digits);
-	uint64_t u = is_unsigned || v >= 0 ? (uint64_t)v : -(uint64_t)v;
-	int len;
-
-	do
-		*--p = '0' + u % 10;
-	while (u /= 10);
-	if (!is_unsigned && v < 0)
-		*--p = '-';
-	len = digits + sizeof(digits) - p;
-	for (; width > len; width--)
-		put(o, " ", 1);
-	put(o, p, len);
-}
-
-static void put_json_string(struct out *o, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	if (!s) {
-		puts_(o, "null");
-		return;
+		sigtimedwait(&pipe_only, NULL, &now);
 	}
-	put(o, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', c };
-			put(o, esc, 2);
-		} else if (c < 0x20) {
-			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			put(o, esc, 6);
-		} else {
-			put(o, (const char *)&c, 1);
-		}
-	}
-	put(o, "\"", 1);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return error;
 }
 
-static void sum_site(struct totals *t, uint32_t id)
+/* A line for the user, on the stderr the process started with (or nowhere). */
+void alloctag_say(const char *line, size_t n)
 {
-	memset(t, 0, sizeof(*t));
-	t->site = id;
-	for (struct thread_state *ts = alloctag_first_state(); ts; ts = ts->next) {
-		uint32_t cap = __atomic_load_n(&ts->cap, __ATOMIC_ACQUIRE);
-		struct slot **slots = __atomic_load_n(&ts->slots, __ATOMIC_ACQUIRE);
-		struct slot *s;
-		uint64_t remote_calls, remote_bytes;
+	int fd = stream_fd(ERR);
 
-		if (id >= cap || !(s = __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE)))
-			continue;
-		remote_calls = atomic_load_explicit(&s->remote_calls, memory_order_relaxed);
-		remote_bytes = atomic_load_explicit(&s->remote_bytes, memory_order_relaxed);
-		/* Plain counters of another thread: each read whole, maybe mid-update. */
-		t->calls += __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
-		t->bytes += __atomic_load_n(&s->bytes, __ATOMIC_RELAXED);
-		t->live_calls += __atomic_load_n(&s->calls, __ATOMIC_RELAXED)
-				 - __atomic_load_n(&s->freed_calls, __ATOMIC_RELAXED) - remote_calls;
-		t->live_bytes += __atomic_load_n(&s->live, __ATOMIC_RELAXED) - (int64_t)remote_bytes;
-		t->peak += __atomic_load_n(&s->peak, __ATOMIC_RELAXED);
-	}
+	if (fd >= 0 && line)
+		write_all(fd, line, n);
 }
 
-/* Largest live bytes first, then most bytes in total, then by place. */
-static int before(const struct totals *a, const struct totals *b)
+/* ALLOCTAG_REPORT's file name with %p, %e and %% expanded. */
+static void expand_path(struct out *o, const char *pattern)
 {
-	const struct site *sa = alloctag_site(a->site), *sb = alloctag_site(b->site);
-	int c;
-
-	if (a->live_bytes != b->live_bytes)
-		return a->live_bytes > b->live_bytes;
-	if (a->bytes != b->bytes)
-		return a->bytes > b->bytes;
-	c = strcmp(sa->file, sb->file);
-	if (c)
-		return c < 0;
-	return sa->line < sb->line;
-}
-
-/* Heap sort (qsort may allocate): a max-heap of what comes last. */
-static void sift(struct totals *v, size_t root, size_t n)
-{
-	size_t child;
-
-	while ((child = 2 * root + 1) < n) {
-		if (child + 1 < n && before(&v[child], &v[child + 1]))
-			child++;
-		if (!before(&v[root], &v[child]))
-			return;
-		struct totals tmp = v[root];
-		v[root] = v[child];
-		v[child] = tmp;
-		root = child;
-	}
-}
-
-static void sort_totals(struct totals *v, size_t n)
-{
-	for (size_t i = n / 2; i-- > 0;)
-		sift(v, i, n);
-	for (size_t end = n; end-- > 1;) {
-		struct totals tmp = v[0];
-		v[0] = v[end];
-		v[end] = tmp;
-		sift(v, 0, end);
-	}
-}
-
-static void put_tag_info(struct out *o, const struct site *s)
-{
-	puts_(o, s->file);
-	put(o, ":", 1);
-	put_num(o, s->line, 0, 1);
-	if (s->module) {
-		puts_(o, " [");
-		puts_(o, s->module);
-		put(o, "]", 1);
-	}
-	puts_(o, " func:");
-	puts_(o, s->function);
-}
-
-static void format_text(struct out *o, const struct totals *v, size_t n, int full)
-{
-	puts_(o, "allocinfo - version: 1.0\n");
-	if (full)
-		puts_(o, "#     <size>  <calls>   <total size> <total calls>  <peak size> <tag info>\n");
-	else
-		puts_(o, "#     <size>  <calls> <tag info>\n");
-	for (size_t i = 0; i < n; i++) {
-		put_num(o, v[i].live_bytes, 12, 0);
-		put(o, " ", 1);
-		put_num(o, v[i].live_calls, 8, 1);
-		put(o, " ", 1);
-		if (full) {
-			put_num(o, v[i].bytes, 14, 1);
-			put(o, " ", 1);
-			put_num(o, v[i].calls, 13, 1);
-			put(o, " ", 1);
-			put_num(o, v[i].peak, 12, 0);
-			put(o, " ", 1);
-		}
-		put_tag_info(o, alloctag_site(v[i].site));
-		puts_(o, " \n");	/* the kernel ends each line with a space */
-	}
-}
-
-static void put_json_field(struct out *o, const char *name, int64_t v, int last)
-{
-	put(o, "\"", 1);
-	puts_(o, name);
-	puts_(o, "\": ");
-	put_num(o, v, 0, 0);
-	if (!last)
-		puts_(o, ", ");
-}
-
-static void format_json(struct out *o, const struct totals *v, size_t n)
-{
-	puts_(o, "{\"version\": 1, \"program\": ");
-	put_json_string(o, program_invocation_short_name);
-	puts_(o, ", \"pid\": ");
-	put_num(o, getpid(), 0, 0);
-	puts_(o, ", \"sites\": [");
-	for (size_t i = 0; i < n; i++) {
-		const struct site *s = alloctag_site(v[i].site);
-
-		puts_(o, i ? ",\n  {" : "\n  {");
-		puts_(o, "\"file\": ");
-		put_json_string(o, s->file);
-		puts_(o, ", \"line\": ");
-		put_num(o, s->line, 0, 1);
-		puts_(o, ", \"function\": ");
-		put_json_string(o, s->function);
-		puts_(o, ", \"module\": ");
-		put_json_string(o, s->module);
-		puts_(o, ", ");
-		put_json_field(o, "bytes", v[i].live_bytes, 0);
-		put_json_field(o, "calls", v[i].live_calls, 0);
-		put_json_field(o, "total_bytes", (int64_t)v[i].bytes, 0);
-		put_json_field(o, "total_calls", (int64_t)v[i].calls, 0);
-		put_json_field(o, "peak_bytes", v[i].peak, 1);
-		put(o, "}", 1);
-	}
-	puts_(o, "\n]}\n");
-}
-
-/* ALLOCTAG_REPORT with %p, %e and %% expanded. */
-static void expand_path(char *path, size_t size, const char *pattern)
-{
-	struct out o = { 0 };
-
 	for (const char *p = pattern; *p; p++) {
 		if (p[0] == '%' && p[1] == 'p') {
-			put_num(&o, getpid(), 0, 0);
+			out_num(o, getpid(), 0);
 			p++;
 		} else if (p[0] == '%' && p[1] == 'e') {
-			puts_(&o, program_invocation_short_name);
+			out_str(o, program_invocation_short_name);
 			p++;
 		} else if (p[0] == '%' && p[1] == '%') {
-			put(&o, "%", 1);
+			out_put(o, "%", 1);
 			p++;
 		} else {
-			put(&o, p, 1);
+			out_put(o, p, 1);
 		}
 	}
-	if (o.len >= size)
-		o.len = size - 1;
-	memcpy(path, o.buf ? o.buf : "", o.len);
-	path[o.len] = '\0';
-	if (o.buf)
-		alloctag_unmap(o.buf, o.cap);
+	out_put(o, "", 1);
 }
 
-/* One line on stderr: "alloctag: " and the strings given, up to a NULL. */
-static void complain(const char *first, ...)
+/* The report file, opened: truncated at this process's first report. */
+static int open_file(const char *path)
 {
-	struct out o = { 0 };
-	va_list ap;
-
-	puts_(&o, "alloctag: ");
-	va_start(ap, first);
-	for (const char *s = first; s; s = va_arg(ap, const char *))
-		puts_(&o, s);
-	va_end(ap);
-	puts_(&o, "\n");
-	if (o.buf) {
-		ssize_t ignored = write(STDERR_FILENO, o.buf, o.len);	/* nowhere left to say it */
-
-		(void)ignored;
-		alloctag_unmap(o.buf, o.cap);
-	}
-}
-
-static int open_destination(void)
-{
-	char path[4096];
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_APPEND;
 	struct stat st;
-	int fd;
+	int fd = open(path, flags, 0644);
 
-	if (!strcmp(config.destination, "stderr"))
-		return dup(STDERR_FILENO);
-	if (!strcmp(config.destination, "stdout"))
-		return dup(STDOUT_FILENO);
-	expand_path(path, sizeof(path), config.destination);
-	/* No O_TRUNC: the destination may be a device or a pipe. */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		const char *why = strerrordesc_np(errno);
 
-		complain("cannot write the report to ", path, ": ", why ? why : "error", NULL);
+		alloctag_complain("cannot write the report to ", path, ": ", why ? why : "error", NULL);
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+	/* Not a device or a pipe: those are written to as they are. */
+	if (!truncated && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
 		close(fd);
-		complain("cannot truncate the report file ", path, NULL);
+		alloctag_complain("cannot truncate the report file ", path, NULL);
 		return -1;
 	}
 	return fd;
 }
 
-static void write_all(int fd, const char *p, size_t n)
+static void deliver(const struct out *report, int at_exit)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	struct out path = { 0 };
+	const char *name;
+	int fd, error;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= w;
+	if (alloctag_config.destination == DEST_FILE) {
+		expand_path(&path, alloctag_config.path);
+		name = path.buf ? path.buf : alloctag_config.path;
+		fd = open_file(name);
+	} else {
+		struct stream *s = alloctag_config.destination == DEST_STDOUT ? OUT : ERR;
+
+		name = s == OUT ? "stdout" : "stderr";
+		/* The program's buffered output first; stdio is not safe in a handler. */
+		if (at_exit)
+			fflush(stdout);
+		fd = stream_fd(s);
 	}
+	if (fd >= 0) {
+		error = write_all(fd, report->buf, report->len);
+		if (error && error != EPIPE) {
+			const char *why = strerrordesc_np(error);
+
+			alloctag_complain("cannot write the report to ", name, ": ", why ? why : "error", NULL);
+		}
+		if (alloctag_config.destination == DEST_FILE)
+			close(fd);
+		truncated = 1;
+	}
+	out_release(&path);
 }
 
-static void report(void)
+/* Whether Valgrind runs the program: it replaces malloc, ours included. */
+static int under_valgrind(void)
 {
-	uint32_t n = alloctag_site_count(), shown = 0;
-	size_t size = (n + 1) * sizeof(struct totals);
-	struct totals *v;
-	struct out o = { 0 };
-	int saved_errno = errno, fd;
+	const char *preload = getenv("LD_PRELOAD");
 
-	if (!config.destination)
-		return;
-	v = n ? alloctag_map(size) : NULL;
-	for (uint32_t id = 1; v && id <= n; id++)
-		sum_site(&v[shown++], id);
-	sort_totals(v, shown);
-	if (config.top && shown > config.top)
-		shown = config.top;
-	if (config.format == FORMAT_JSON)
-		format_json(&o, v, shown);
-	else
-		format_text(&o, v, shown, config.format == FORMAT_FULL);
-	fd = open_destination();
-	if (fd >= 0) {
-		write_all(fd, o.buf, o.len);
-		close(fd);
+	return preload && strstr(preload, "/vgpreload_");
+}
+
+#define VALGRIND_NOTE \
+	"Valgrind replaced alloctag's malloc, so no allocation was counted; " \
+	"run valgrind with --soname-synonyms=somalloc=nouserintercepts to keep alloctag's"
+
+/* Every site's totals, in report order: N lines in memory of SIZE bytes. */
+struct sites {
+	struct report_line *lines;
+	size_t n, size;
+};
+
+static int collect(struct sites *out)
+{
+	struct counters_view v;
+	uint32_t nsites;
+	struct site_totals *totals;
+	const struct counters_site **records;
+	size_t arrays;
+
+	alloctag_counters_view(&v);
+	nsites = counters_site_count(&v);
+	arrays = nsites * (sizeof(*totals) + sizeof(*records));
+	out->size = nsites * sizeof(*out->lines) + arrays;
+	out->lines = nsites ? alloctag_map(out->size) : NULL;
+	out->n = 0;
+	if (nsites && !out->lines)
+		return -1;
+	totals = (struct site_totals *)(out->lines + nsites);
+	records = (const struct counters_site **)(totals + nsites);
+	if (nsites)
+		counters_sum(&v, nsites, totals, records);
+	for (uint32_t i = 0; i < nsites; i++) {
+		if (!records[i])
+			continue;
+		out->lines[out->n].totals = totals[i];
+		counters_site_text(&v, records[i], &out->lines[out->n].where);
+		out->n++;
 	}
-	if (o.buf)
-		alloctag_unmap(o.buf, o.cap);
-	if (v)
-		alloctag_unmap(v, size);
+	report_sort(out->lines, out->n);
+	return 0;
+}
+
+static void report(int at_exit)
+{
+	struct counters_header *h = alloctag_counters();
+	struct report_meta meta = { program_invocation_short_name, getpid(), 1 };
+	struct sites sites;
+	struct out o = { 0 };
+	int saved_errno = errno;
+
+	if (alloctag_config.destination == DEST_OFF)
+		return;
+	if ((!h || !load_relaxed(&h->nsites)) && under_valgrind()) {
+		alloctag_complain(VALGRIND_NOTE, NULL);
+		return;
+	}
+	if (collect(&sites) != 0) {
+		alloctag_complain("out of memory for the report", NULL);
+		return;
+	}
+	if (h && (load_relaxed(&h->state) & COUNTERS_FREE_UNSEEN))
+		meta.frees_seen = 0;
+	if (alloctag_config.top && sites.n > alloctag_config.top)
+		sites.n = alloctag_config.top;
+	report_format(&o, alloctag_config.format, sites.lines, sites.n, &meta);
+	if (o.failed)
+		alloctag_complain("out of memory for the report", NULL);
+	else
+		deliver(&o, at_exit);
+	out_release(&o);
+	if (sites.lines)
+		alloctag_unmap(sites.lines, sites.size);
 	errno = saved_errno;
 }
 
 EXPORT void alloctag_report(void)
 {
-	alloctag_report_init();
-	report();
+	report(0);
 }
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	report();
+	report(0);
 }
 
-static int parse_signal(const char *s)
+/* First of all at start: the streams as the process got them. */
+void alloctag_report_streams(void)
 {
-	char *end;
-	long n;
-
-	if (!strncmp(s, "SIG", 3))
-		s += 3;
-	if (!strcmp(s, "USR1"))
-		return SIGUSR1;
-	if (!strcmp(s, "USR2"))
-		return SIGUSR2;
-	n = strtol(s, &end, 10);
-	return *s && !*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP ? (int)n : 0;
+	stream_record(OUT);
+	stream_record(ERR);
 }
 
-void alloctag_report_init(void)
+/* At start, the settings read: the streams kept, the signal handler. */
+void alloctag_report_start(void)
 {
-	const char *s;
+	struct sigaction sa;
 
-	if (config.ready)
+	if (alloctag_config.destination == DEST_STDOUT)
+		stream_hold(OUT);
+	if (alloctag_config.destination == DEST_STDERR)
+		stream_hold(ERR);
+	if (!alloctag_config.signal)
 		return;
-	config.ready = 1;
-	config.destination = "stderr";
-
-	s = getenv("ALLOCTAG_REPORT");
-	if (s && *s)
-		config.destination = strcmp(s, "off") ? s : NULL;
-
-	s = getenv("ALLOCTAG_FORMAT");
-	if (s && *s) {
-		if (!strcmp(s, "full"))
-			config.format = FORMAT_FULL;
-		else if (!strcmp(s, "json"))
-			config.format = FORMAT_JSON;
-		else if (strcmp(s, "allocinfo"))
-			complain("ALLOCTAG_FORMAT=", s, " is not allocinfo, full or json; using allocinfo", NULL);
-	}
-
-	s = getenv("ALLOCTAG_TOP");
-	if (s && *s) {
-		char *end;
-		unsigned long top = strtoul(s, &end, 10);
-
-		if (*end || *s == '-' || !top)
-			complain("ALLOCTAG_TOP=", s, " is not a positive number; showing every site", NULL);
-		else
-			config.top = top;
-	}
-
-	s = getenv("ALLOCTAG_SIGNAL");
-	if (s && *s) {
-		struct sigaction sa;
-
-		config.signal = parse_signal(s);
-		if (!config.signal) {
-			complain("ALLOCTAG_SIGNAL=", s, " is not a signal (USR1, USR2 or a number); none used", NULL);
-		} else {
-			memset(&sa, 0, sizeof(sa));
-			sa.sa_handler = on_signal;
-			sa.sa_flags = SA_RESTART;
-			sigemptyset(&sa.sa_mask);
-			sigaction(config.signal, &sa, NULL);
-		}
-	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(alloctag_config.signal, &sa, NULL);
 }
 
-__attribute__((destructor)) static void report_at_exit(void)
+/*
+ * A child after fork keeps no copy of its parent's streams (a daemon that
+ * closes its streams must not keep its parent's pipe open), and its first
+ * report truncates a report file as its parent's did.
+ */
+void alloctag_report_after_fork(void)
 {
-	alloctag_report_init();
-	report();
+	stream_release(OUT);
+	stream_release(ERR);
+}
+
+void alloctag_report_at_exit(void)
+{
+	report(1);
 }

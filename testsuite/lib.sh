@@ -1,19 +1,30 @@
-# alloctag testsuite helpers, sourced by testsuite/run and the *.sh tests.
+# alloctag testsuite helpers, sourced by each test's process (testsuite/run)
+# and by testsuite/real/run.
 #
-# Results are lines "PASS: name", "FAIL: name" (details indented below it) and
-# "SKIP: name (reason)"; testsuite/run ends with "N passed, N failed, N skipped".
+# Results are lines "PASS: name", "FAIL: name" (details indented below it,
+# then the command that runs the test again) and "SKIP: name (reason)";
+# testsuite/run ends with "N passed, N failed, N skipped".
 #
-# Set by testsuite/run for each compiler: TESTCC (gcc, gcc-11, ...), PLUGIN
-# (its alloctag.so), TOP (repo root), WORK (scratch folder of this compiler).
+# Set by testsuite/run for each test: TOP (repo root), TESTCC (gcc, gcc-11,
+# ...), PLUGIN (its alloctag.so), ATCC (its alloctag-cc), WORK (the test's
+# own scratch folder, empty at its start, also its working directory) and
+# RERUN (the command that runs the test again).
+#
+# What a test can use (testsuite/README.md): pass, fail, skip, check; pcc
+# (the compiler with the plugin); directive; OPT_LEVELS; the markers'
+# readers expected_tags and expected_sites; report_rows and report_by_line
+# (a report's sites); run_diag_test, run_tag_test and run_report_test (the
+# runners of the .c tests).
 
 export LC_ALL=C
 
-pass() { echo "PASS: $TESTCC: $1"; }
-skip() { echo "SKIP: $TESTCC: $1 ($2)"; }
+pass() { echo "PASS: ${RUN_LABEL:-$TESTCC}: $1"; }
+skip() { echo "SKIP: ${RUN_LABEL:-$TESTCC}: $1 ($2)"; }
 fail() {
-	echo "FAIL: $TESTCC: $1"
+	echo "FAIL: ${RUN_LABEL:-$TESTCC}: $1"
 	shift
 	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /' | head -n 60
+	[ -n "${RERUN:-}" ] && echo "    rerun: $RERUN"
 	return 0
 }
 
@@ -83,9 +94,10 @@ diag_compare() {
 	done
 }
 
-# Expected tags of a tag test: "file:line function calls=N", one per tag, from
-# markers "// tag FUNCTION calls=N [xCOUNT][; tag ...]" in the given files,
-# and "untagged calls=N" from a marker "// untagged calls=N".
+# Expected tags of a tag test: "file:line function calls=N [@COLUMN CALLEE]",
+# one per tag, from markers "// tag FUNCTION calls=N [xCOUNT] [@COLUMN
+# CALLEE][; tag ...]" in the given files, and "untagged calls=N" from a
+# marker "// untagged calls=N".
 expected_tags() {
 	local f
 	for f in "$@"; do
@@ -98,10 +110,14 @@ expected_tags() {
 				for (i = 1; i <= n; i++) {
 					split(parts[i], w, " ")
 					count = 1
-					if (w[4] ~ /^x[0-9]+$/)
-						count = substr(w[4], 2)
+					at = ""
+					for (k = 4; k in w; k++)
+						if (w[k] ~ /^x[0-9]+$/)
+							count = substr(w[k], 2)
+						else if (w[k] ~ /^@[0-9]+$/)
+							at = " " w[k] " " w[k + 1]
 					for (j = 0; j < count; j++)
-						print file ":" FNR " " w[2] " " w[3]
+						print file ":" FNR " " w[2] " " w[3] at
 				}
 			}' "$f"
 	done | sort
@@ -109,7 +125,9 @@ expected_tags() {
 
 # Build and run a tag test (testsuite/plugin/tags/*.c) at every optimization
 # level: the program prints its tags (tagtest.h); they must be exactly the
-# expected ones, with the expected number of calls charged to each.
+# expected ones, with the expected number of calls charged to each, and the
+# expected column and callee where the markers give them (a test whose
+# markers give none does not compare them).
 run_tag_test() {
 	local src=$1 dir base name args files expect opt got out exe
 	dir=$(dirname "$src")
@@ -129,6 +147,7 @@ run_tag_test() {
 			fail "$name $opt" "program failed" "$got"
 			return
 		fi
+		echo "$expect" | grep -q ' @[0-9]' || got=$(echo "$got" | sed 's/ @[0-9]* [^ ]*$//')
 		if [ "$got" != "$expect" ]; then
 			fail "$name $opt" "$(diff <(echo "$expect") <(echo "$got") | grep '^[<>]' |
 				sed 's/^</expected:/; s/^>/got:     /')"
@@ -170,9 +189,41 @@ expected_sites() {
 	done | sort
 }
 
-# A report in the "full" format as "file:line L/C T/TC P" lines, untagged line left out.
-report_sites() {
-	awk 'NR > 2 && $6 != "untagged:0" { print $6 " " $1 "/" $2 " " $3 "/" $4 " " $5 }' "$1" | sort
+# report_rows REPORT: one line per site of a report in the full format
+# (ALLOCTAG_FORMAT=full), "live_bytes live_calls total_calls total_bytes peak_bytes site", the
+# columns found by their names in the report's "# <size> ..." header line;
+# the untagged line's site is "untagged".
+report_rows() {
+	awk '
+		/^allocinfo - version:/ { next }
+		/^#/ {
+			n = 0
+			line = $0
+			while (match(line, /<[^>]*>/)) {
+				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
+				line = substr(line, RSTART + RLENGTH)
+			}
+			nnum = n - 1	# numbers, then <tag info>
+			next
+		}
+		nnum && NF > nnum {
+			site = $(nnum + 1)
+			for (i = nnum + 2; i <= NF; i++) site = site " " $i
+			if (site ~ /func:untagged$/) site = "untagged"
+			print $col["size"], $col["calls"], $col["total calls"], \
+				$col["total size"], $col["peak size"], site
+		}' "$1"
+}
+
+# report_by_line REPORT: the tagged sites of a full-format report as the
+# // site markers write them (expected_sites): "file:line L/C T/TC P", live
+# bytes/calls, total bytes/calls, peak bytes; sorted, the untagged line left
+# out, a site's column (file:line:column) too.
+report_by_line() {
+	report_rows "$1" | awk '$6 != "untagged" {
+		where = $6
+		if (where ~ /:[0-9]+:[0-9]+$/) sub(/:[0-9]+$/, "", where)
+		print where " " $1 "/" $2 " " $4 "/" $3 " " $5 }' | sort
 }
 
 # Build a runtime test with alloctag-cc and compare its report at exit with
@@ -199,7 +250,7 @@ run_report_test() {
 			return
 		fi
 		# a "*" in a marker matches any value
-		got=$(report_sites "$WORK/report" | awk -v want="$expect" '
+		got=$(report_by_line "$WORK/report" | awk -v want="$expect" '
 			BEGIN {
 				n = split(want, w, "\n")
 				for (i = 1; i <= n; i++) {
@@ -217,4 +268,17 @@ run_report_test() {
 		fi
 	done
 	pass "$name"
+}
+
+# ccache_counts: ccache's "hits misses" so far (in CCACHE_DIR); ccache_since
+# BEFORE: the "hits misses" since ccache_counts said BEFORE.  (ccache -z
+# would take a second.)
+ccache_counts() {
+	ccache --print-stats | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+ccache_since() {
+	echo "$1 $(ccache_counts)" | awk '{ print $3 - $1, $4 - $2 }'
 }

@@ -9,9 +9,10 @@
  * alloc_hooks() is the kernel's (include/linux/alloc_tag.h) without its
  * static key: a static tag per expansion, in section alloc_tags, made current
  * around the call by alloctag.h's alloc_tag_save() and alloc_tag_restore().
- * The functions are those of runtime/alloctag-libc.h: the malloc family,
- * strdup and strndup call the runtime's _noprof variants, the others keep
- * their name.
+ * The functions are those of runtime/alloctag-libc.tags: the malloc family,
+ * strdup and strndup call the runtime's _noprof variants (declared here, not
+ * GCC's built-ins: the plugin keeps the built-ins, emitted under those
+ * names), the others keep their name.
  *
  * A function-like macro must come after the C library's prototype (which it
  * would otherwise rewrite), and a header forced in with -include would pull

@@ -1,8 +1,8 @@
 # Generated code: no call to a tagged function is left, hooks are inlined from
-# -O1 on, and the alloc_tags section holds exactly one 40-byte, 8-aligned tag
-# per call site.
+# -O1 on, and the alloc_tags section holds exactly one 8-aligned tag of the
+# header's struct alloc_tag per call site.
 codegen_check() {
-	local opt=$1 dir=$TOP/testsuite/plugin/tags asm obj sites size align
+	local opt=$1 dir=$TOP/testsuite/plugin/tags asm obj sites size align tag_size
 	asm=$WORK/shapes$opt.s
 	obj=$WORK/shapes$opt.o
 	(cd "$dir" && pcc $opt -I.. -S -o "$asm" shapes.c && pcc $opt -I.. -c -o "$obj" shapes.c) || return 1
@@ -13,11 +13,16 @@ codegen_check() {
 		echo "hooks not inlined"; return 1
 	fi
 	sites=$(cd "$dir" && expected_tags shapes.c | wc -l)
+	printf '#include <alloctag.h>\nchar size[sizeof(struct alloc_tag)];\n' |
+		"$TESTCC" -I"$TOP/runtime" -x c -c -o "$WORK/tagsize.o" - || return 1
+	set -- $(nm -S "$WORK/tagsize.o" | grep ' size$')
+	tag_size=$((0x$2))
 	# Name Type Address Off Size ES Flg Lk Inf Al, once "[Nr]" is cut off
 	set -- $(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] *alloc_tags / alloc_tags /p')
 	size=$((0x$5))
 	align=${10}
-	[ "$size" = $((sites * 40)) ] || { echo "alloc_tags: $size bytes for $sites sites"; return 1; }
+	[ "$size" = $((sites * tag_size)) ] ||
+		{ echo "alloc_tags: $size bytes for $sites sites of $tag_size bytes"; return 1; }
 	[ "$align" = 8 ] || { echo "alloc_tags aligned to $align"; return 1; }
 }
 for opt in -O0 -O1 -O2 -O3 -Os; do

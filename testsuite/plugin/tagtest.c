@@ -7,12 +7,13 @@
 __thread struct alloc_tag *alloctag_current;
 static unsigned untagged_hits;
 
+/* Atomic: OpenMP regions (tags/openmp.c) call from several threads at once. */
 static void hit(void)
 {
 	if (alloctag_current)
-		alloctag_current->counters->reserved++;
+		__atomic_add_fetch(&alloctag_current->counters->reserved, 1, __ATOMIC_RELAXED);
 	else
-		untagged_hits++;
+		__atomic_add_fetch(&untagged_hits, 1, __ATOMIC_RELAXED);
 }
 
 void *t_alloc_noprof(size_t n) { hit(); return malloc(n); }
@@ -30,8 +31,9 @@ extern struct alloc_tag __stop_alloc_tags[] __attribute__((weak));
 __attribute__((destructor)) static void report(void)
 {
 	for (struct alloc_tag *t = __start_alloc_tags; t < __stop_alloc_tags; t++)
-		printf("%s:%u %s calls=%u\n", t->ct.filename, t->ct.lineno,
-		       t->ct.function, t->counters->reserved);
+		printf("%s:%u %s calls=%u @%u %s\n", t->ct.filename, t->ct.lineno,
+		       t->ct.function, t->counters->reserved, t->column,
+		       t->callee ? t->callee : "-");
 	if (untagged_hits)
 		printf("untagged calls=%u\n", untagged_hits);
 }

@@ -1,7 +1,8 @@
 /*
  * Tag tests: tagged functions of every shape, whose untagged variants
  * (tagtest.c) count a hit on the current tag.  At exit tagtest.c prints every
- * tag in the alloc_tags section as "file:line function calls=N".
+ * tag in the alloc_tags section as "file:line function calls=N @column callee"
+ * ("-": no callee).
  */
 #ifndef TAGTEST_H
 #define TAGTEST_H

@@ -1,5 +1,6 @@
 # Helpers of testsuite/real/run, sourced by it and by the project scripts
-# (sqlite.sh, jansson.sh, lua.sh) after testsuite/lib.sh (pass, fail, skip).
+# (sqlite.sh, jansson.sh, lua.sh) after testsuite/lib.sh (pass, fail, skip,
+# report_rows).
 #
 # Set by testsuite/real/run: TOP, TESTCC, REAL_CC (the drop-in compiler),
 # CACHE (downloads, kept between runs), REAL (scratch folder of this run),
@@ -93,39 +94,14 @@ report_env() {
 	echo "ALLOCTAG_REPORT=$1 ALLOCTAG_FORMAT=full"
 }
 
-# report_rows FILE: one line per site of a full-format report,
-# "live_bytes live_calls total_calls total_bytes peak_bytes site", the
-# columns found by their names in the report's "# <size> ..." header line;
-# the untagged line's site is "untagged".
-report_rows() {
-	awk '
-		/^allocinfo - version:/ { next }
-		/^#/ {
-			n = 0
-			line = $0
-			while (match(line, /<[^>]*>/)) {
-				col[substr(line, RSTART + 1, RLENGTH - 2)] = ++n
-				line = substr(line, RSTART + RLENGTH)
-			}
-			nnum = n - 1	# numbers, then <tag info>
-			next
-		}
-		nnum && NF > nnum {
-			site = $(nnum + 1)
-			for (i = nnum + 2; i <= NF; i++) site = site " " $i
-			if (site ~ /func:untagged$/) site = "untagged"
-			print $col["size"], $col["calls"], $col["total calls"], \
-				$col["total size"], $col["peak size"], site
-		}' "$1"
-}
-
+# Sums are printed with %.0f: mawk's %d stops at 2^31 - 1.
 # report_totals FILE: "calls bytes" summed over all sites (untagged included);
 # report_live FILE: the same of the calls and bytes live at exit.
 report_totals() {
-	report_rows "$1" | awk '{ c += $3; b += $4 } END { printf "%d %d\n", c, b }'
+	report_rows "$1" | awk '{ c += $3; b += $4 } END { printf "%.0f %.0f\n", c, b }'
 }
 report_live() {
-	report_rows "$1" | awk '{ c += $2; b += $1 } END { printf "%d %d\n", c, b }'
+	report_rows "$1" | awk '{ c += $2; b += $1 } END { printf "%.0f %.0f\n", c, b }'
 }
 
 # dhat_totals LOG [LINE]: "blocks bytes" of DHAT's "Total:" line, or of
@@ -212,27 +188,27 @@ dhat_compare() {
 	fi
 	[ "$rl" = "$dl" ] || printf 'BAD\nlive at exit differs\n'
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
-		<(report_sites "$report") \
-		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.h" "$tags")) |
+		<(report_by_function "$report") \
+		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.tags" "$tags")) |
 	awk -v addr=" $* " -v r="$r" -v d="$d" '
 		# site report_calls report_bytes dhat_calls dhat_bytes
 		{
 			rc += $2; rb += $3; dc += $4; db += $5
 			if ($2 == $4 && $3 == $5) { same++; next }
 			if ($2 == $4 && index(addr, " " $1 " ")) {
-				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: sizes from heap addresses (%%p)", $1, $2, $3, $5)
+				note = note sprintf("\n%s: %.0f calls; %.0f bytes, DHAT %.0f: sizes from heap addresses (%%p)", $1, $2, $3, $5)
 				next
 			}
 			if ($2 == $4 && $5 > $3 && $5 - $3 <= $2) {
-				note = note sprintf("\n%s: %d calls; %d bytes, DHAT %d: %d zero-size requests, 1 byte each in DHAT", $1, $2, $3, $5, $5 - $3)
+				note = note sprintf("\n%s: %.0f calls; %.0f bytes, DHAT %.0f: %.0f zero-size requests, 1 byte each in DHAT", $1, $2, $3, $5, $5 - $3)
 				next
 			}
-			bad = bad sprintf("\n%s: report %d calls, %d bytes; DHAT %d blocks, %d bytes", $1, $2, $3, $4, $5)
+			bad = bad sprintf("\n%s: report %.0f calls, %.0f bytes; DHAT %.0f blocks, %.0f bytes", $1, $2, $3, $4, $5)
 		}
 		END {
 			split(r, rt); split(d, dt)
 			if (rc != rt[1] || rb != rt[2] || dc != dt[1] || db != dt[2])
-				bad = bad sprintf("\nthe sites do not add up to the totals (report %d, %d; DHAT %d, %d)", rc, rb, dc, db)
+				bad = bad sprintf("\nthe sites do not add up to the totals (report %.0f, %.0f; DHAT %.0f, %.0f)", rc, rb, dc, db)
 			if (rt[1] != dt[1]) bad = bad "\ncalls differ"
 			printf "%d sites agree exactly%s\n", same, note
 			if (bad != "") printf "BAD%s\n", bad
@@ -258,7 +234,7 @@ top_sites() {
 	printf '%14s %10s %14s  %s\n' "total bytes" "calls" "peak bytes" "site"
 	report_rows "$1" | sort -k$col,${col}nr | head -n "$2" |
 		awk '{ s = $6; for (i = 7; i <= NF; i++) s = s " " $i
-		       printf "%14d %10d %14d  %s\n", $4, $3, $5, s }'
+		       printf "%14.0f %10.0f %14.0f  %s\n", $4, $3, $5, s }'
 }
 
 # check_top_sites NAME REPORT N SRCDIR KEY SINK...: the N top sites (see
@@ -271,7 +247,7 @@ check_top_sites() {
 	local total bytes col=4 topcol=1
 	shift 5
 	[ "$key" = peak ] && col=5 topcol=3
-	total=$(report_rows "$report" | awk -v c=$col '{ t += $c } END { printf "%d", t }')
+	total=$(report_rows "$report" | awk -v c=$col '{ t += $c } END { printf "%.0f", t }')
 	while read -r bytes site; do
 		[ "$site" = untagged ] && continue
 		nsites=$((nsites + 1))
@@ -325,7 +301,7 @@ merge_reports() {
 		END {
 			for (i = 0; i < n; i++) {
 				s = order[i]
-				printf "%d %d %d %d %d %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
+				printf "%.0f %.0f %.0f %.0f %.0f %s\n", lb[s], lc[s], tb[s], tc[s], pk[s], s
 			}
 		}'
 }
@@ -390,15 +366,17 @@ dhat_sites() {
 		}' | sort
 }
 
-# report_sites REPORT: the report's total calls and bytes per site in the
-# form of dhat_sites.
-report_sites() {
+# report_by_function REPORT: the report's total calls and bytes summed per
+# file and calling function, "file:function calls bytes" (file without
+# folders; "untagged ..."), the form of dhat_sites.
+report_by_function() {
 	report_rows "$1" | awk '
 		{
 			if ($6 == "untagged") site = "untagged"
 			else {
-				file = $6; sub(/:[0-9]+$/, "", file); sub(/.*\//, "", file)
-				fn = $NF; sub(/^func:/, "", fn)
+				# file:line[:column] [module] func:function [callee:name]
+				file = $6; sub(/(:[0-9]+)+$/, "", file); sub(/.*\//, "", file)
+				for (i = 7; i <= NF; i++) if ($i ~ /^func:/) fn = substr($i, 6)
 				site = file ":" fn
 			}
 			calls[site] += $3; bytes[site] += $4
@@ -406,14 +384,19 @@ report_sites() {
 		END { for (s in calls) print s, calls[s], bytes[s] }' | sort
 }
 
-# tagged_functions HEADER...: the functions that the headers declare
+# tagged_functions FILE...: the functions that the headers declare
 # alloc_tagged (preprocessed with the plugin loaded, so that the headers'
-# macros expand as in a build).
+# macros expand as in a build) and the name lists (*.tags: one NAME[:VARIANT]
+# a line, '#' comments; no patterns) name.
 tagged_functions() {
-	local h
-	for h in "$@"; do
-		"$TESTCC" -fplugin="$TOP/build/$TESTCC/alloctag.so" -I"$TOP/runtime" -E -P -x c "$h"
-	done | tr '\n' ' ' | tr ';' '\n' | grep 'alloc_tagged' |
-		sed -E 's/__attribute__ *\(\(([^()]|\([^()]*\))*\)\)//g' |
-		sed -nE 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\(.*/\1/p' | sort -u | tr '\n' ' '
+	local f
+	for f in "$@"; do
+		case $f in
+		*.tags) sed 's/#.*//; s/:.*//' "$f" | tr -s ' \t' '\n\n' | grep . ;;
+		*) "$TESTCC" -fplugin="$TOP/build/$TESTCC/alloctag.so" -I"$TOP/runtime" -E -P -x c "$f" |
+			tr '\n' ' ' | tr ';' '\n' | grep 'alloc_tagged' |
+			sed -E 's/__attribute__ *\(\(([^()]|\([^()]*\))*\)\)//g' |
+			sed -nE 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\(.*/\1/p' ;;
+		esac
+	done | sort -u | tr '\n' ' '
 }

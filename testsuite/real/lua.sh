@@ -1,7 +1,7 @@
 # Lua 5.4.4 (the upstream tarball of Debian's lua5.4) built twice with its
 # own Makefile (make linux), with plain $TESTCC and with alloctag-cc; the
-# allocation-heavy ../shared/bench/bt.lua run on both, directly and compiled
-# by luac.  Lua's memory API is tagged by tags/lua.h.
+# project's allocation-heavy workload bench/bt.lua run on both, directly and
+# compiled by luac.  Lua's memory API is tagged by tags/lua.h.
 
 LUA_BENCH_N=${LUA_BENCH_N:-12}	# bt.lua's depth for the comparison runs
 LUA_DHAT_N=10			# ... and for the DHAT run (valgrind is slow)
@@ -24,13 +24,8 @@ lua_bt() {
 }
 
 real_lua() {
-	local name=real/lua SRC=$REAL/lua/src bench
+	local name=real/lua SRC=$REAL/lua/src bench=$TOP/bench/bt.lua
 	local P=$REAL/lua/plain T=$REAL/lua/tagged
-	bench=$(realpath "$TOP/../shared/bench/bt.lua" 2>/dev/null)
-	if [ ! -r "$bench" ]; then
-		skip "$name" "no ../shared/bench/bt.lua"
-		return
-	fi
 	sources "$name" lua5.4 "$SRC" || return
 
 	build_both "$name" lua_build "$TAGS/lua.h" ALLOCTAG_REPORT=off || return

@@ -5,11 +5,17 @@
 # SQLite's allocation API is tagged by tags/sqlite.h.
 
 # sqlite_build DIR CC [ENV...]: configure (in DIR, below the sources) and make.
+# Without malloc_usable_size (ac_cv_func_malloc_usable_size=no), SQLite keeps
+# the size of its blocks itself: DHAT answers malloc_usable_size with the size
+# asked for, glibc (and alloctag, as glibc) with the chunk's room, which SQLite
+# grows its strings into, so it would reallocate more often under DHAT and the
+# counts to compare would not be of the same run.
 sqlite_build() {
 	local b=$1 cc=$2
 	shift 2
 	mkdir -p "$b"
-	(cd "$b" && env "$@" CC="$cc" CFLAGS="$REAL_CFLAGS" ../configure --disable-tcl &&
+	(cd "$b" && env "$@" CC="$cc" CFLAGS="$REAL_CFLAGS" ../configure --disable-tcl \
+			ac_cv_func_malloc_usable_size=no &&
 		env "$@" make -j2 sqlite3.c speedtest1 fuzzcheck) >"$b/build.log" 2>&1
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+#include "escape.h"
 
 static int fmt(char **out, const char *f, ...)
 {
@@ -37,10 +38,10 @@ int main(void)
 	FILE *f;
 
 	keep[0] = malloc(100);				// site 100/1 100/1 100
-	free(malloc(7));				// site 0/0 7/1 7
-	keep[1] = calloc(3, 5);				// site 15/1 15/1 15
-	keep[2] = reallocarray(NULL, 4, 6);		// site 24/1 24/1 24
-	p = aligned_alloc(4096, 10);			// site 0/0 10/1 10
+	free(escape(malloc(7)));			// site 0/0 7/1 7
+	keep[1] = escape(calloc(3, 5));			// site 15/1 15/1 15
+	keep[2] = escape(reallocarray(NULL, 4, 6));	// site 24/1 24/1 24
+	p = escape(aligned_alloc(4096, 10));		// site 0/0 10/1 10
 	if ((uintptr_t)p % 4096)
 		return 1;
 	free(p);
@@ -51,8 +52,8 @@ int main(void)
 	free(p);
 	free(valloc(40));				// site 0/0 40/1 40
 	free(pvalloc(50));				// site 0/0 4096/1 4096
-	free(strdup("hello"));				// site 0/0 6/1 6
-	free(strndup("hello", 2));			// site 0/0 3/1 3
+	free(escape(strdup("hello")));			// site 0/0 6/1 6
+	free(escape(strndup("hello", 2)));		// site 0/0 3/1 3
 	free(wcsdup(L"ab"));				// site 0/0 12/1 12
 	if (asprintf(&s, "%d", 12345) != 5)		// site 6/1 106/2 106 if glibc<2.37; site 6/1 6/1 6 if glibc>=2.37
 		return 3;

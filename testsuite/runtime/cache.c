@@ -27,8 +27,9 @@ int main(void)
 	int i;
 
 	memset(p, 7, 100);
+	cached = (uintptr_t)p;
 	q = realloc(p, 104);	/* the same chunk class: kept */	// site 0/0 104/1 104
-	if (q != p || !filled(q, 100, 7))
+	if ((uintptr_t)q != cached || !filled(q, 100, 7))
 		return 1;
 	r = malloc(300);				// site 0/0 300/1 300
 	free(r);		/* cached */

@@ -24,7 +24,8 @@ stand_in() {
 
 # compiles_with CC PLUGIN: alloctag-cc with ALLOCTAG_CC=CC loads PLUGIN, and the program is tagged.
 compiles_with() {
-	(cd "$d" && ALLOCTAG_CC=$1 "$ATCC" -O2 m.c -o m && ./m 2>&1 | grep -q 'm.c:2 func:main') ||
+	(cd "$d" && ALLOCTAG_CC=$1 "$ATCC" m.c -o m && ALLOCTAG_REPORT=stderr ./m 2>&1 |
+		grep -q 'm.c:2 func:main') ||
 		{ echo "ALLOCTAG_CC=$1 did not build a tagged program"; return 1; }
 	[ "$(cat "$1.loaded" 2>/dev/null)" = "$2" ] || { echo "loaded: $(cat "$1.loaded" 2>/dev/null)"; return 1; }
 }
@@ -55,11 +56,11 @@ rm -rf "$sibling"
 stand_in clang-77 "clang version 77.0.0 (stand-in)"
 check cc-compilers/not-gcc refused "$d/clang-77" \
 	"alloctag-cc: ALLOCTAG_CC=$d/clang-77 is not GCC: the alloctag plugin is a GCC plugin"
-check cc-compilers/missing refused "$d/gcc-79" "alloctag-cc: ALLOCTAG_CC=$d/gcc-79: no such compiler"
+check cc-compilers/missing refused "$d/gcc-79" "alloctag-cc: ALLOCTAG_CC: $d/gcc-79: command not found"
 
 # The same GCC by another name uses this build's plugin.
 check cc-compilers/same-gcc sh -c "cd '$d' && ALLOCTAG_CC='$(command -v "$TESTCC")' ALLOCTAG_CC_VERBOSE=1 \
-	'$ATCC' m.c -o m 2>&1 | grep -qF -- '-fplugin=$PLUGIN ' && ./m 2>&1 | grep -q 'm.c:2 func:main'"
+	'$ATCC' m.c -o m 2>&1 | grep -qF -- '-fplugin=$PLUGIN ' && ALLOCTAG_REPORT=stderr ./m 2>&1 | grep -q 'm.c:2 func:main'"
 
 # A real other GCC whose build is here (make check builds gcc, then gcc-11;
 # make check-compilers gcc-13, then gcc-14 in one root).
@@ -76,7 +77,7 @@ done
 if [ -n "$other" ]; then
 	check "cc-compilers/other-gcc-$other" sh -c "cd '$d' && ALLOCTAG_CC=$other ALLOCTAG_CC_VERBOSE=1 \
 		'$ATCC' m.c -o m 2>&1 | grep -qF -- '-fplugin=$TOP/build/$other/alloctag.so ' &&
-		./m 2>&1 | grep -q 'm.c:2 func:main'"
+		ALLOCTAG_REPORT=stderr ./m 2>&1 | grep -q 'm.c:2 func:main'"
 else
 	skip cc-compilers/other-gcc "no other GCC built here yet"
 fi

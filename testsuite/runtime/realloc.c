@@ -1,6 +1,7 @@
 /* realloc charges its result to its own site and uncharges the old block where it was charged. */
 #include <stdlib.h>
 #include <string.h>
+#include "escape.h"
 
 static void *grow(void *p, size_t n)
 {
@@ -23,7 +24,7 @@ int main(void)
 	if (p)
 		return 2;
 	p = realloc(NULL, 50);				// site 0/0 50/1 50
-	free(p);
+	free(escape(p));
 	u = indirect_malloc(64);	/* malloc's type: tagged too */	// site 0/0 64/1 64
 	u = realloc(u, 128);				// site 0/0 128/1 128
 	free(u);

@@ -4,12 +4,12 @@ cat > "$WORK/fmt.c" <<'C'
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-static void *keep[3];
+void *keep[3];
 int main(int argc, char **argv)
 {
 	keep[0] = malloc(1000);
 	keep[1] = strdup("twelve bytes");
-	free(malloc(5));
+	free(keep[2] = malloc(5));
 	if (argc > 1 && !strcmp(argv[1], "now"))
 		alloctag_report();
 	if (argc > 1 && !strcmp(argv[1], "signal"))
@@ -37,9 +37,18 @@ else
 		fail report/golden "$(cat "$WORK/out.txt" "$WORK/status.txt")"
 	fi
 
+	# ALLOCTAG_REPORT=stderr: the same report on stderr, nothing on stdout.
 	(cd "$WORK" && ALLOCTAG_REPORT=stderr ./fmt 2> err.txt > stdout.txt)
 	[ "$(report_of "$WORK/err.txt")" = "$golden" ] && [ ! -s "$WORK/stdout.txt" ] &&
-		pass report/stderr-by-default || fail report/stderr-by-default "$(cat "$WORK/err.txt")"
+		pass report/stderr || fail report/stderr "$(cat "$WORK/err.txt")"
+
+	# Unset: stderr when it is a terminal (script(1) gives one), else nothing.
+	(cd "$WORK" && unset ALLOCTAG_REPORT && ./fmt 2> err.txt > stdout.txt;
+	 script -qec ./fmt /dev/null > tty.txt)
+	[ ! -s "$WORK/err.txt" ] && [ ! -s "$WORK/stdout.txt" ] &&
+	[ "$(tr -d '\r' < "$WORK/tty.txt" | report_of /dev/stdin)" = "$golden" ] &&
+		pass report/default-terminal-only ||
+		fail report/default-terminal-only "$(cat "$WORK/err.txt" "$WORK/tty.txt")"
 
 	(cd "$WORK" && rm -f r.* && ALLOCTAG_REPORT='r.%e.%p.%%' ./fmt; ls r.* > names.txt)
 	grep -qx 'r\.fmt\.[0-9][0-9]*\.%' "$WORK/names.txt" &&
@@ -52,8 +61,8 @@ else
 	[ "$out" = 2 ] && pass report/top || fail report/top "$out lines"
 
 	out=$(cd "$WORK" && ALLOCTAG_FORMAT=json ALLOCTAG_REPORT=stdout ./fmt)
-	echo "$out" | grep -q '^{"version": 1, "program": "fmt", "pid": [0-9]*, "sites": \[$' &&
-	echo "$out" | grep -q '{"file": "fmt.c", "line": 8, "function": "main", "module": null, "bytes": 1000, "calls": 1, "total_bytes": 1000, "total_calls": 1, "peak_bytes": 1000}' &&
+	echo "$out" | grep -q '^{"version": 1, "program": "fmt", "pid": [0-9]*, "frees_seen": true, "sites": \[$' &&
+	echo "$out" | grep -q '{"file": "fmt.c", "line": 8, "column": [0-9]*, "function": "main", "callee": [a-z"]*, "module": null, "bytes": 1000, "calls": 1, "total_bytes": 1000, "total_calls": 1, "peak_bytes": 1000}' &&
 		pass report/json || fail report/json "$out"
 
 	# A device is written to, not truncated or replaced.
@@ -71,7 +80,7 @@ else
 		ALLOCTAG_REPORT=/nonexistent/dir/r.txt ./fmt > bad.out 2> bad.err; echo "status=$?" >> bad.out)
 	want='alloctag: ALLOCTAG_FORMAT=xml is not allocinfo, full or json; using allocinfo
 alloctag: ALLOCTAG_TOP=-1 is not a positive number; showing every site
-alloctag: ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2 or a number); none used
+alloctag: ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2, HUP, ... or a number); none used
 alloctag: cannot write the report to /nonexistent/dir/r.txt: No such file or directory'
 	[ "$(cat "$WORK/bad.err")" = "$want" ] && [ "$(cat "$WORK/bad.out")" = status=3 ] &&
 		pass report/bad-settings || fail report/bad-settings "$(cat "$WORK/bad.err" "$WORK/bad.out")"

@@ -32,7 +32,7 @@ untagged_check() {
 	out=$(tr -s ' ' < report | sed 's/^ //; s/ $//' | tail -n +3)
 	# The untagged line also holds what the C library keeps for itself: at
 	# least the 1000 + 11 of the library, and its 11 still live.
-	echo "$out" | grep -qx '0 0 40 1 40 main.c:7 func:main' || { echo "$out"; return 1; }
+	echo "$out" | grep -qx '0 0 40 1 40 main.c:7:22 func:main callee:malloc' || { echo "$out"; return 1; }
 	set -- $(echo "$out" | grep 'untagged:0')
 	[ "$3" -ge 1011 ] && [ "$1" -ge 11 ] || { echo "$out"; return 1; }
 }

@@ -1,0 +1,154 @@
+# alloctag-driver.sh: what alloctag-cc (and alloctag-c++) share about the
+# compiler they run.  Not a program: the Makefile splices it into each driver
+# where "@DRIVER_COMMON@" stands, so an installed driver is one file.
+#
+# The driver sets, before calling these: driver (its name, "alloctag-cc"),
+# compiler_var (the variable naming its compiler, "ALLOCTAG_CC") and
+# compiler_default (the compiler alloctag was built for, "gcc").
+#
+#   driver_compiler        $compiler: the command to run, from $compiler_var
+#                          or the default, split at blanks as configure splits
+#                          CC ("ccache gcc", "distcc gcc-12"; no quoting)
+#   driver_distribute MODE ARGS...   with distcc as the command's first word,
+#                          hand a compilation to distcc as "driver ARGS"
+#   driver_under_ccache    refuse settings an outer ccache cannot see
+#   driver_check_preprocessed FILE   refuse preprocessed input that did not
+#                          come from the driver's own -E
+#   driver_check_build_host   refuse sources sent by distcc's pump mode
+#   driver_plugin          $plugin: the one built for the GCC the command runs
+#                          (reads gcc_plugin_dir and builds), or stop
+#   driver_exec ARGS...    run the command with ARGS (never returns)
+
+driver_fail() {
+	echo "$driver: $*" >&2
+	exit 2
+}
+
+# Field splitting with globbing off: "ccache gcc" is two words, "gcc*" is
+# not expanded.  Any word that is a driver itself would run it again.
+driver_compiler() {
+	eval "compiler=\${$compiler_var-}"
+	[ -n "$compiler" ] || compiler=$compiler_default
+	set -f
+	set -- $compiler
+	set +f
+	[ $# -gt 0 ] || driver_fail "$compiler_var is blank: name a compiler (gcc, \"ccache gcc\")"
+	compiler=$*
+	local word
+	for word in "$@"; do
+		case ${word##*/} in
+		alloctag-cc* | alloctag-c++*)
+			driver_fail "$compiler_var must name a compiler, not $driver (\"$compiler\"); to put a wrapper around $driver, write it first: CC=\"ccache $driver\"" ;;
+		esac
+	done
+	command -v "$1" >/dev/null || driver_fail "$compiler_var: $1: command not found"
+}
+
+# distccd refuses -fplugin= (it would load any file the client names), so a
+# compilation cannot travel as "gcc -fplugin=...".  It travels as
+# "alloctag-cc ARGS" instead: distcc runs "alloctag-cc -E" here, which forces
+# in the headers that declare what is tagged, and the build host's own
+# alloctag-cc (whitelisted there) compiles that output with its plugin.
+# The words after "distcc" are the compiler of the preprocessing here; the
+# build host compiles with the compiler its alloctag-cc was built for.
+# Pump mode is turned off: it would send sources, not that output.
+driver_distribute() {
+	local mode=$1 self first rest
+	shift
+	[ "$mode" = compile ] || return 0
+	first=${compiler%% *}
+	[ "${first##*/}" = distcc ] || return 0
+	rest=${compiler#"$first"}
+	rest=${rest# }
+	if [ -n "$rest" ]; then
+		export "$compiler_var=$rest"
+	else
+		unset "$compiler_var"
+	fi
+	unset INCLUDE_SERVER_PORT
+	# distccd takes a compiler by name (no path): find this one first.
+	self=$(readlink -f -- "$0") || driver_fail "cannot find where $0 is"
+	PATH=${self%/*}:$PATH
+	[ "${self##*/}" = "$driver" ] || driver_fail "$self is not named $driver: distcc would run another program on the build host"
+	[ -n "${ALLOCTAG_CC_VERBOSE-}" ] && echo "$driver: $first $driver $*" >&2
+	exec "$first" "$driver" "$@"
+}
+
+# Run by ccache (which sets UNCACHED_ERR_FD for its compiler), the driver's
+# output may be reused on a later run: ccache's key holds the command line,
+# the sources and the headers they include, and the driver (its size and
+# time), but not the environment.  A setting taken from the environment
+# could change without ccache noticing, so it must come on the command line.
+driver_under_ccache() {
+	[ -n "${UNCACHED_ERR_FD-}" ] || return 0
+	local var option
+	for var in "$@"; do
+		eval "[ -n \"\${$var-}\" ]" || continue
+		case $var in
+		ALLOCTAG_TAGS) option="--alloctag-tags=FILE" ;;
+		ALLOCTAG_FUNCTIONS) option="--alloctag-functions=NAME,..." ;;
+		ALLOCTAG_NESTING) option="--alloctag-innermost" ;;
+		*) option="an option" ;;
+		esac
+		driver_fail "run by ccache, which does not see $var: give $option on the command line (CC=\"ccache $driver $option\"), or let $driver run ccache: $compiler_var=\"ccache $compiler_default\""
+	done
+}
+
+# A preprocessed unit compiles into a tagged object only if the driver's -E
+# made it: that run forced in alloctag.h (the hooks and the tag type) and the
+# tags headers, which declare what is tagged.  Their line markers are near
+# the top of the file.
+driver_check_preprocessed() {
+	case $1 in
+	-) return 0 ;;		# standard input: cannot be read twice
+	esac
+	grep -q -m 1 -e '^# [0-9]* ".*/alloctag\.h"' -e '__alloc_tagged__' -- "$1" 2>/dev/null ||
+		driver_fail "$1 was not preprocessed by $driver: its calls would not be tagged; make it with \"$driver -E\""
+}
+
+# On a distcc build host the driver must be given preprocessed input: distcc's
+# pump mode sends sources instead, and the settings of the client
+# (ALLOCTAG_TAGS) do not travel with them.  distccd is the parent there.
+driver_check_build_host() {
+	local parent=
+	[ -r "/proc/$PPID/comm" ] && read -r parent <"/proc/$PPID/comm"
+	[ "$parent" = distccd ] &&
+		driver_fail "distccd sent a source, not $driver's preprocessed output (distcc's pump mode?): the settings of the client would be lost; use plain distcc"
+	return 0
+}
+
+# A GCC loads only a plugin built against its own headers, which its plugin
+# directory names.  A compiler given in $compiler_var that is another GCC
+# (the command's last word: "ccache gcc-14" runs gcc-14; g++-14 is GCC 14
+# too) gets the plugin built for that one beside this build (make
+# CC=gcc-14: build/gcc-14/, with gcc-plugin-dir) or installed in its plugin
+# directory (make install CC=gcc-14); otherwise the driver stops, in one
+# line, rather than run a GCC with another's plugin.
+driver_plugin() {
+	local gcc dir p
+	eval "[ -n \"\${$compiler_var-}\" ]" || return 0
+	gcc=${compiler##* }
+	case ${gcc##*/} in
+	distcc | ccache | icecc) return 0 ;;	# a wrapper alone runs the default compiler
+	esac
+	command -v "$gcc" >/dev/null || driver_fail "$compiler_var: $gcc: command not found"
+	dir=$("$gcc" -print-file-name=plugin 2>/dev/null)
+	[ "$dir" = "$gcc_plugin_dir" ] && return 0
+	for p in ${builds:+$builds/*/alloctag.so} "$dir/alloctag.so"; do
+		[ -f "$p" ] || continue
+		[ "$p" = "$dir/alloctag.so" ] ||
+			[ "$(cat "${p%/*}/gcc-plugin-dir" 2>/dev/null)" = "$dir" ] || continue
+		plugin=$p
+		return 0
+	done
+	"$gcc" -v 2>&1 | grep -q '^gcc version' ||
+		driver_fail "$compiler_var=$compiler is not GCC: the alloctag plugin is a GCC plugin"
+	driver_fail "no alloctag plugin is built for $compiler_var=$compiler (this $driver's is for $compiler_default); build one: make CC=$(echo "$gcc" | sed 's/g++/gcc/')"
+}
+
+driver_exec() {
+	[ -n "${ALLOCTAG_CC_VERBOSE-}" ] && echo "$driver: $compiler $*" >&2
+	set -f
+	# shellcheck disable=SC2086 # the command's words
+	exec $compiler "$@"
+}

@@ -1,0 +1,83 @@
+# alloctag top in a real terminal: tmux runs it, send-keys types, capture-pane
+# reads the screen.  A multi-threaded program (../threads.c), then a saved
+# /proc/allocinfo.
+. "$TOP/testsuite/tool/lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	skip "tool/top: in tmux" "no tmux"
+	return
+fi
+THREADS=$(at_build threads) || { fail "tool/top: build threads.c" "$THREADS"; return; }
+at_private_live_dir top
+TMUX_SOCKET=alloctag-check-$$
+tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+screen() { tm capture-pane -p -t top; }
+
+# wait_screen REGEX: until the screen shows it (5 s at most); 1 if it never did.
+wait_screen() {
+	for _ in $(seq 100); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# top_step NAME REGEX [KEYS...]: type KEYS, then the screen must show REGEX.
+top_step() {
+	local name=$1 re=$2
+	shift 2
+	[ $# -gt 0 ] && tm send-keys -t top "$@"
+	if wait_screen "$re"; then pass "tool/top: $name"; else fail "tool/top: $name" "wanted: $re" "$(screen)"; fi
+}
+
+"$THREADS" 3000 10 > /dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$XDG_RUNTIME_DIR/alloctag/$pid" ] && break; sleep 0.02; done
+tm new-session -d -s top -x 140 -y 30 "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR $AT top -d 0.2 $pid"
+top_step "the header names the process" "^alloctag top - .*threads \\(pid $pid\\) - [0-9:]+ - every 0.2s$"
+top_step "the columns" "^ +LIVE +BLOCKS +GROWTH +TOTAL +CALLS +PEAK  SITE$"
+top_step "sites, live bytes first" "^5 sites, 5 shown; sorted by live bytes; h for keys$"
+# threads.c:37 keeps a block each round: it grows at every refresh.
+top_step "growth since the last refresh" "^ +[0-9.]+ KiB +[0-9]+ +\\+[0-9.]+ (B|KiB) .*threads.c:37 func:worker$"
+top_step "t sorts by total bytes" "sorted by total bytes" t
+first=$(screen | sed -n 5p)
+case $first in
+*threads.c:39\ func:worker) pass "tool/top: the most total bytes come first" ;;
+*) fail "tool/top: the most total bytes come first" "$(screen)" ;;
+esac
+top_step "r reverses" "sorted by total bytes, reversed" r
+top_step "/ opens the filter prompt" "^filter: _$" /
+tm send-keys -t top ":40 " Enter
+top_step "the filter keeps the sites that match" "^5 sites, 1 shown \\(filter \":40 \"\\); sorted by total bytes, reversed"
+top_step "the site kept" "threads.c:40 func:worker$"
+top_step "e shows exact numbers" "^ +[0-9]+ +[0-9]+ +[+0-9]* +[0-9]+ +[0-9]+ +[0-9]+  threads.c:40 func:worker$" e
+top_step "h shows the keys" "^  b c g t p s   sort by live bytes" h
+top_step "any key goes back" "^ +LIVE +BLOCKS" x
+tm send-keys -t top q
+for _ in $(seq 50); do tm has-session -t top 2>/dev/null || break; sleep 0.05; done
+if tm has-session -t top 2>/dev/null; then
+	fail "tool/top: q quits" "$(screen)"
+	tm kill-session -t top
+else
+	pass "tool/top: q quits"
+fi
+kill "$pid"
+wait "$pid" 2>/dev/null
+
+# The process exits while top watches it: its final counters stay on screen.
+"$THREADS" 20 10 > /dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$XDG_RUNTIME_DIR/alloctag/$pid" ] && break; sleep 0.02; done
+tm new-session -d -s top -x 140 -y 30 "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR $AT top -d 0.2 $pid"
+top_step "a process that exits: top says so and keeps its last counters" "\\(pid $pid\\) - [0-9:]+ - every 0.2s - exited$"
+top_step "... 20 blocks of threads.c:37 per thread, 80 in all" "^ +[0-9.]+ KiB +80 .*threads.c:37 func:worker$"
+tm kill-session -t top
+wait "$pid" 2>/dev/null
+
+# A saved /proc/allocinfo: live bytes and calls only.
+tm new-session -d -s top -x 140 -y 30 "$AT top -d 0.5 $TDATA/kernel.allocinfo"
+top_step "/proc/allocinfo: no totals, no peak" "^ +1.1 MiB +272 +- +- +- +mm/slub.c:2444 func:alloc_slab_page$"
+top_step "/proc/allocinfo: a module's site" "^ +12.0 KiB +3 .* fs/ext4/super.c:5391 \\[ext4\\] func:ext4_fill_super$"
+top_step "/proc/allocinfo: growth 0 after a refresh" "^ +1.1 MiB +272 +0 +- +- +- +mm/slub.c:2444"
+tm kill-server 2>/dev/null
+at_shared_live_dir

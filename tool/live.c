@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: MIT */
+/* live.c: finding, checking and reading a process's live file (live.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "counters_read.h"
+#include "live.h"
+#include "live_dir.h"
+
+#define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR, as live_dir.c says */
+#define MAX_CANDIDATES	4
+#define PROC_TEXT_MAX	65536
+
+/* ---- the process ------------------------------------------------------ */
+
+static void proc_name(long pid, char *name, size_t size)
+{
+	char path[64];
+	struct buf b = { 0 };
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	snprintf(name, size, "?");
+	if (read_file(path, &b) == 0 && b.len) {
+		b.data[strcspn(b.data, "\n")] = '\0';
+		snprintf(name, size, "%s", b.data);
+	}
+	buf_free(&b);
+}
+
+/* The value of NAME in PID's environment at its start, or NULL (free it). */
+static char *proc_env(long pid, const char *name)
+{
+	char path[64];
+	struct buf b = { 0 };
+	size_t n = strlen(name);
+	char *value = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	if (read_file(path, &b) == 0)
+		for (size_t i = 0; i < b.len; i += strlen(b.data + i) + 1)
+			if (!strncmp(b.data + i, name, n) && b.data[i + n] == '=') {
+				value = xstrdup(b.data + i + n + 1);
+				break;
+			}
+	buf_free(&b);
+	return value;
+}
+
+static int proc_maps_mention(long pid, const char *word)
+{
+	char path[64];
+	struct buf b = { 0 };
+	int found;
+
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	found = read_file(path, &b) == 0 && b.data && strstr(b.data, word);
+	buf_free(&b);
+	return found;
+}
+
+/* The process exists and is ours; -1 with the error set otherwise. */
+static int check_process(long pid)
+{
+	char path[64], name[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	if (stat(path, &st) != 0) {
+		error_set("no process %ld", pid);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		struct passwd *pw = getpwuid(st.st_uid);
+
+		proc_name(pid, name, sizeof(name));
+		error_set("process %ld (%s) belongs to %s%s(uid %u), not to you: alloctag reads only its "
+			  "own user's processes (run it as that user)", pid, name,
+			  pw ? pw->pw_name : "", pw ? " " : "", (unsigned)st.st_uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Why PID has no live file, for the one line that says so. */
+static void explain_absent(long pid)
+{
+	char name[64];
+	char *live = proc_env(pid, "ALLOCTAG_LIVE");
+
+	proc_name(pid, name, sizeof(name));
+	if (live && !strcmp(live, "off"))
+		error_set("process %ld (%s) runs with ALLOCTAG_LIVE=off: it has no live counters", pid, name);
+	else if (proc_maps_mention(pid, "liballoctag"))
+		error_set("process %ld (%s) runs the alloctag runtime but has no live file (an older "
+			  "runtime, or none of its live directories was usable)", pid, name);
+	else
+		error_set("process %ld (%s) has no live counters: it does not run with the alloctag "
+			  "runtime (build it with alloctag-cc)", pid, name);
+	free(live);
+}
+
+/* ---- the live directory and file ---------------------------------------- */
+
+/* The live directories to look in: the runtime's candidates (live_dir.h),
+ * after the target's own $XDG_RUNTIME_DIR/alloctag when it differs from ours. */
+static int candidates(char (*dirs)[LIVE_PATH_MAX], long pid)
+{
+	char *target_xdg = proc_env(pid, "XDG_RUNTIME_DIR");
+	int n = 0;
+
+	if (target_xdg && target_xdg[0] == '/' &&
+	    (size_t)snprintf(dirs[n], LIVE_PATH_MAX, "%s/" LIVE_DIR_XDG, target_xdg) < LIVE_PATH_MAX)
+		n++;
+	for (int i = 0; n < MAX_CANDIDATES && live_dir_candidate(i, dirs[n], LIVE_PATH_MAX) == 0; i++)
+		if (!n || strcmp(dirs[0], dirs[n]))
+			n++;
+	free(target_xdg);
+	return n;
+}
+
+/* Is what fstat() says of PATH of KIND, ours, and closed to others? */
+static int check_owned(const struct stat *st, const char *path, mode_t kind, const char *what)
+{
+	if ((st->st_mode & S_IFMT) != kind) {
+		error_set("refusing %s: not a %s", path, what);
+		return -1;
+	}
+	if (st->st_uid != geteuid()) {
+		error_set("refusing %s: owned by uid %u, not by you (uid %u)", path,
+			  (unsigned)st->st_uid, (unsigned)geteuid());
+		return -1;
+	}
+	if (st->st_mode & 077) {
+		error_set("refusing %s: mode %03o, open to others (the runtime makes it 600)", path,
+			  (unsigned)st->st_mode & 0777);
+		return -1;
+	}
+	return 0;
+}
+
+/* openat() that never follows a symbolic link; LIVE_ABSENT if nothing is there. */
+static int open_nofollow(int dirfd, const char *name, const char *path, int flags)
+{
+	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT)
+		return LIVE_ABSENT;
+	if (errno == ELOOP || (errno == ENOTDIR && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       S_ISLNK(st.st_mode)))
+		error_set("refusing %s: a symbolic link", path);
+	else
+		error_set("cannot open %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* A live directory, if it is ours alone (live_dir.h): its fd, LIVE_ABSENT or -1. */
+static int open_live_dir(const char *path)
+{
+	const char *why = NULL;
+	int fd = live_dir_open_path(path, 0, &why);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT)
+		return LIVE_ABSENT;
+	error_set("refusing %s: it %s", path, why ? why : "cannot be opened");
+	return -1;
+}
+
+/* A file whose writer is gone: remove it if it is still the one we opened. */
+static void remove_stale(int dirfd, const char *name, int fd)
+{
+	struct stat ours, now;
+
+	if (fstat(fd, &ours) == 0 && fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    ours.st_dev == now.st_dev && ours.st_ino == now.st_ino)
+		unlinkat(dirfd, name, 0);
+}
+
+static int writer_alive(int fd)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		return 0;
+	}
+	return 1;
+}
+
+/* Has the writer written the header?  (It locks the file before, so a file
+ * without one may be in the making, not stale.) */
+static int has_header(int fd)
+{
+	char magic[sizeof(COUNTERS_MAGIC) - 1];
+
+	return pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	       !memcmp(magic, COUNTERS_MAGIC, sizeof(magic));
+}
+
+/* PID's live file in the directory DIR: its fd, LIVE_ABSENT or -1. */
+static int open_in(const char *dir, long pid, char *path, size_t size)
+{
+	char name[32];
+	int dirfd, fd;
+	struct stat st;
+
+	dirfd = open_live_dir(dir);
+	if (dirfd < 0)
+		return dirfd;
+	snprintf(name, sizeof(name), "%ld", pid);
+	if ((size_t)snprintf(path, size, "%s/%s", dir, name) >= size) {
+		close(dirfd);
+		return LIVE_ABSENT;
+	}
+	fd = open_nofollow(dirfd, name, path, O_RDONLY);
+	if (fd >= 0 && (fstat(fd, &st) || check_owned(&st, path, S_IFREG, "regular file"))) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && !writer_alive(fd)) {
+		if (has_header(fd))
+			remove_stale(dirfd, name, fd);
+		close(fd);
+		fd = LIVE_ABSENT;
+	}
+	close(dirfd);
+	return fd;
+}
+
+/* ---- reading, safe from a file that shrinks under the mapping ------------ */
+
+static sigjmp_buf bus_jump;
+static volatile sig_atomic_t bus_armed;
+
+static void on_sigbus(int sig)
+{
+	if (bus_armed)
+		siglongjmp(bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigbus(void)
+{
+	static int done;
+	struct sigaction sa;
+
+	if (done)
+		return;
+	done = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static int map_file(struct live *l)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(l->fd, &st)) {
+		error_set("cannot read %s: %s", l->path, strerror(errno));
+		return -1;
+	}
+	if ((size_t)st.st_size == l->mapped)
+		return 0;
+	if ((uint64_t)st.st_size > (uint64_t)COUNTERS_MAX_EXTENTS * EXTENT_SIZE) {
+		error_set("%s: larger than any live file (%lld bytes): not alloctag counters", l->path,
+			  (long long)st.st_size);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		error_set("%s: the process is starting", l->path);
+		return LIVE_ABSENT;
+	}
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, l->fd, 0);
+	if (p == MAP_FAILED) {
+		error_set("cannot map %s: %s", l->path, strerror(errno));
+		return -1;
+	}
+	if (l->base)
+		munmap(l->base, l->mapped);
+	l->base = p;
+	l->mapped = st.st_size;
+	return 0;
+}
+
+/* The writer has not written the header yet: the magic is still zeros. */
+static int header_unwritten(const struct live *l)
+{
+	static const char zeros[sizeof(COUNTERS_MAGIC) - 1];
+
+	return l->mapped >= sizeof(zeros) && !memcmp(l->base, zeros, sizeof(zeros));
+}
+
+static int check_header(struct live *l)
+{
+	const struct counters_header *h = (const void *)l->base;
+	const char *why = counters_check_header(l->base, l->mapped);
+
+	if (why && header_unwritten(l)) {
+		error_set("%s: the process is starting", l->path);
+		return LIVE_ABSENT;
+	}
+	if (!why && h->pid != l->pid)
+		why = "the counters of another process";
+	if (!why)
+		return 0;
+	if (l->mapped >= sizeof(h->magic) + sizeof(h->version) && !memcmp(h->magic, COUNTERS_MAGIC, 8) &&
+	    h->version != COUNTERS_VERSION)
+		error_set("%s: live counters of version %u; this alloctag reads version %u (use the "
+			  "alloctag of the program's release)", l->path, h->version, COUNTERS_VERSION);
+	else
+		error_set("%s: %s", l->path, why);
+	return -1;
+}
+
+/* Map L's file and check its header: 0, LIVE_ABSENT (not written yet) or -1. */
+static int attach(struct live *l)
+{
+	int rc;
+
+	catch_sigbus();
+	rc = map_file(l);
+	if (rc == 0 && l->mapped < sizeof(struct counters_header)) {
+		error_set("%s: the process is starting", l->path);
+		rc = LIVE_ABSENT;
+	}
+	if (rc == 0) {
+		if (sigsetjmp(bus_jump, 1) == 0) {
+			bus_armed = 1;
+			rc = check_header(l);
+		} else {
+			error_set("%s: truncated while being read", l->path);
+			rc = -1;
+		}
+		bus_armed = 0;
+	}
+	return rc;
+}
+
+void live_init(struct live *l, long pid)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+	l->pid = pid;
+}
+
+int live_open(struct live *l, long pid)
+{
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
+	char refusal[1024] = "";
+	int n, fd = LIVE_ABSENT, rc;
+
+	live_init(l, pid);
+	n = candidates(dirs, pid);
+	if (check_process(pid)) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", error_get());
+		for (int i = 0; i < n; i++)	/* a dead process's file is stale: cleaned */
+			if ((fd = open_in(dirs[i], pid, l->path, sizeof(l->path))) >= 0)
+				close(fd);
+		error_set("%s", why);
+		return -1;
+	}
+	for (int i = 0; i < n && fd < 0; i++) {
+		fd = open_in(dirs[i], pid, l->path, sizeof(l->path));
+		if (fd == -1 && !refusal[0])
+			snprintf(refusal, sizeof(refusal), "%s", error_get());
+	}
+	if (fd < 0) {
+		if (refusal[0]) {
+			error_set("%s", refusal);
+			return -1;
+		}
+		explain_absent(pid);
+		return LIVE_ABSENT;
+	}
+	l->fd = fd;
+	rc = attach(l);
+	if (rc)
+		live_close(l);
+	return rc;
+}
+
+/* PID's file, ours, whatever its lock (it may not be taken yet): an fd, or
+ * LIVE_ABSENT, or -1 (refused). */
+static int find_file(struct live *l, long pid)
+{
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX], name[32];
+	int n = candidates(dirs, pid), fd = LIVE_ABSENT;
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%ld", pid);
+	for (int i = 0; i < n && fd < 0; i++) {
+		int dirfd = open_live_dir(dirs[i]);
+
+		if (dirfd < 0)
+			continue;
+		if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dirs[i], name) < sizeof(l->path))
+			fd = open_nofollow(dirfd, name, l->path, O_RDONLY);
+		if (fd >= 0 && (fstat(fd, &st) || check_owned(&st, l->path, S_IFREG, "regular file"))) {
+			close(fd);
+			fd = -1;
+		}
+		close(dirfd);
+		if (fd == -1)
+			return -1;
+	}
+	return fd;
+}
+
+int live_open_child(struct live *l, long pid, int64_t not_before_ns)
+{
+	const struct counters_header *h;
+	int rc;
+
+	if (l->fd < 0) {
+		int fd = find_file(l, pid);
+
+		if (fd < 0)
+			return fd;
+		l->fd = fd;
+	}
+	rc = attach(l);
+	if (rc)
+		return rc == LIVE_ABSENT ? LIVE_ABSENT : (live_close(l), -1);
+	h = (const void *)l->base;
+	if (h->start_ns < not_before_ns) {	/* a stale file of an earlier process of that pid */
+		live_close(l);
+		return LIVE_ABSENT;
+	}
+	return 0;
+}
+
+int live_watch_dir(void)
+{
+	char path[LIVE_PATH_MAX];
+	int dirfd = live_dir_open(path, sizeof(path), LIVE_DIR_MAKE), fd;
+
+	if (dirfd < 0)
+		return -1;
+	close(dirfd);
+	fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (fd >= 0 && inotify_add_watch(fd, path, IN_CREATE | IN_MOVED_TO) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The strings of site ID, from L's cache or read once into it. */
+static const struct site *known_site(struct live *l, const struct counters_view *v, uint32_t id,
+				     const struct counters_site *record)
+{
+	struct site *k;
+	struct site_text text = { "?", "?", NULL, NULL, 0, 0 };
+
+	if (id > l->nknown) {
+		size_t n = l->nknown ? l->nknown : 256;
+
+		while (n < id)
+			n *= 2;
+		l->known = xrealloc(l->known, n * sizeof(*l->known));
+		memset(l->known + l->nknown, 0, (n - l->nknown) * sizeof(*l->known));
+		l->nknown = n;
+	}
+	k = &l->known[id - 1];
+	if (k->file || !record)
+		return k->file ? k : NULL;
+	counters_site_text(v, record, &text);
+	k->file = xstrdup(text.file);
+	k->function = xstrdup(text.function);
+	k->module = xstrdup(text.module);
+	k->callee = xstrdup(text.callee);
+	k->line = text.line;
+	k->column = text.column;
+	k->id = id;
+	return k;
+}
+
+static void copy_sites(struct live *l, struct snapshot *s, const struct counters_view *v,
+		       uint32_t nsites, const struct site_totals *totals,
+		       const struct counters_site **records)
+{
+	static const struct site unknown = { .file = "?", .function = "?" };
+
+	for (uint32_t i = 0; i < nsites; i++) {
+		const struct site *k = known_site(l, v, i + 1, records[i]);
+		struct site *site;
+
+		if (!k && !totals[i].calls)
+			continue;
+		site = snapshot_add(s);
+		*site = k ? *k : unknown;
+		site->id = i + 1;
+		site->bytes = totals[i].live_bytes;
+		site->calls = totals[i].live_calls;
+		site->total_bytes = (int64_t)totals[i].bytes;
+		site->total_calls = (int64_t)totals[i].calls;
+		site->peak = totals[i].peak;
+	}
+}
+
+/* Sum the counters into S; called with the SIGBUS guard armed. */
+static int read_counters(struct live *l, struct snapshot *s)
+{
+	const struct counters_header *h = (const void *)l->base;
+	const char *extents[COUNTERS_MAX_EXTENTS];
+	struct counters_view v = { extents, 0, 0 };
+	const struct counters_site **records;
+	struct site_totals *totals;
+	uint32_t nsites, state;
+	uint64_t used;
+
+	nsites = atomic_load_explicit(&h->nsites, memory_order_acquire);
+	used = atomic_load_explicit(&h->used, memory_order_acquire);
+	if (used > l->mapped && (map_file(l) || (h = (const void *)l->base, used > l->mapped))) {
+		error_set("%s: truncated (its header says %llu bytes, the file has %zu)", l->path,
+			  (unsigned long long)used, l->mapped);
+		return -1;
+	}
+	v.nextents = (l->mapped + EXTENT_SIZE - 1) / EXTENT_SIZE;
+	v.limit = l->mapped;
+	for (uint32_t i = 0; i < v.nextents; i++)
+		extents[i] = l->base + (size_t)i * EXTENT_SIZE;
+	if (nsites > counters_site_count(&v))
+		nsites = counters_site_count(&v);
+	totals = xcalloc(nsites, sizeof(*totals));
+	records = xcalloc(nsites, sizeof(*records));
+	counters_sum(&v, nsites, totals, records);
+	copy_sites(l, s, &v, nsites, totals, records);
+	free(totals);
+	free(records);
+
+	state = atomic_load_explicit(&h->state, memory_order_acquire);
+	s->program = strndup(h->program, PROGRAM_MAX - 1);
+	s->pid = h->pid;
+	s->exited = atomic_load_explicit(&h->exit_ns, memory_order_acquire) != 0 ||
+		    !(state & COUNTERS_RUNNING);
+	s->frees_unseen = !!(state & COUNTERS_FREE_UNSEEN);
+	s->partial = !!(state & COUNTERS_PARTIAL);
+	return 0;
+}
+
+int live_read(struct live *l, struct snapshot *s)
+{
+	volatile int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->source = SOURCE_LIVE;
+	s->has_totals = 1;
+	s->borrowed = 1;
+	s->time_ns = now_ns(CLOCK_REALTIME);
+	if (sigsetjmp(bus_jump, 1) == 0) {
+		bus_armed = 1;
+		rc = read_counters(l, s);
+	} else {
+		error_set("%s: truncated while being read", l->path);
+	}
+	bus_armed = 0;
+	if (rc)
+		snapshot_clear(s);
+	return rc;
+}
+
+int live_exited(struct live *l)
+{
+	const struct counters_header *h = (const void *)l->base;
+	volatile int exited = 1;
+
+	if (sigsetjmp(bus_jump, 1) == 0) {
+		bus_armed = 1;
+		exited = atomic_load_explicit(&h->exit_ns, memory_order_acquire) != 0 ||
+			 !(atomic_load_explicit(&h->state, memory_order_acquire) & COUNTERS_RUNNING);
+	}
+	bus_armed = 0;
+	return exited || !writer_alive(l->fd);
+}
+
+void live_close(struct live *l)
+{
+	if (l->fd < 0 && !l->base && !l->known)
+		return;
+	for (size_t i = 0; i < l->nknown; i++)
+		site_clear(&l->known[i]);
+	free(l->known);
+	l->known = NULL;
+	l->nknown = 0;
+	if (l->base)
+		munmap(l->base, l->mapped);
+	if (l->fd >= 0)
+		close(l->fd);
+	l->base = NULL;
+	l->mapped = 0;
+	l->fd = -1;
+}
+
+int live_snapshot(struct snapshot *s, long pid)
+{
+	struct live l;
+	int rc = live_open(&l, pid);
+
+	if (rc)
+		return -1;
+	rc = live_read(&l, s);
+	for (size_t i = 0; rc == 0 && i < s->n; i++) {	/* S outlives L: its own strings */
+		struct site *site = &s->sites[i];
+
+		site->file = xstrdup(site->file);
+		site->function = xstrdup(site->function);
+		site->module = xstrdup(site->module);
+		site->callee = xstrdup(site->callee);
+	}
+	s->borrowed = 0;
+	live_close(&l);
+	return rc;
+}

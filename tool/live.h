@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live.h: a running process's counters, read from its live file without
+ * stopping, signalling or attaching to it (the runtime writes the file;
+ * runtime/counters.h is its layout).
+ *
+ * Where: DIR/PID for the first of the runtime's live directories
+ * (runtime/live_dir.h: $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID,
+ * /tmp/alloctag-UID; first the target's own $XDG_RUNTIME_DIR, from
+ * /proc/PID/environ, when it differs from ours) that holds its file.
+ *
+ * The reader enforces what the writer promises: the directory and the file
+ * must be ours alone (owner = our effective uid, no permission for group or
+ * others), never a symbolic link (O_NOFOLLOW at each of the two last steps,
+ * checked on the open descriptor), the file a regular one.  A file whose
+ * writer is gone (we can take flock(LOCK_EX): the writer holds LOCK_SH
+ * while alive) is stale: it is removed and ignored, unless it has no header
+ * yet (the writer locks it before writing one: it may be starting).
+ *
+ * The process must be ours too: another user's process is refused even for
+ * root (run alloctag as that user).
+ *
+ * The mapping outlives the process: after the writer's exit (and its
+ * unlink) a reader still holds the final counters, which is how `record`
+ * and `top` show the last state of a program that exited.
+ */
+#ifndef ALLOCTAG_TOOL_LIVE_H
+#define ALLOCTAG_TOOL_LIVE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include "snapshot.h"
+
+struct live {
+	long pid;
+	int fd;
+	char path[PATH_MAX];
+	char *base;		/* the file, mapped read-only */
+	size_t mapped;
+	struct site *known;	/* by id - 1: the sites' strings, read once */
+	size_t nknown;
+};
+
+enum { LIVE_ABSENT = -2 };	/* live_open(): no live file (yet) */
+
+/* Find, check and map PID's live file: 0, LIVE_ABSENT (no file, or not
+ * ready yet) or -1 (refused, corrupt, another user's...), the error set. */
+int live_open(struct live *l, long pid);
+/* For a process this one starts (record -- CMD), whose file may not exist
+ * yet, or not be ready: call live_init(), make the child, then call
+ * live_open_child() until it gives 0 (ready) or -1 (refused, corrupt).  On
+ * LIVE_ABSENT, L keeps the file open if it found it, so that a child that
+ * ends at once can still be read.  A file whose counters began before
+ * NOT_BEFORE_NS is a stale one of an earlier process of that pid. */
+void live_init(struct live *l, long pid);
+int live_open_child(struct live *l, long pid, int64_t not_before_ns);
+/* An inotify descriptor that wakes up when a live file is made in the
+ * directory our children's runtime will use (made now if missing, as the
+ * runtime would), or -1: then poll. */
+int live_watch_dir(void);
+
+/* The counters now (remapping if they grew); -1 with the error set.  The
+ * sites' strings belong to L (S->borrowed): S must not outlive it. */
+int live_read(struct live *l, struct snapshot *s);
+/* The process has exited (its runtime said so, or its lock is gone). */
+int live_exited(struct live *l);
+void live_close(struct live *l);
+
+/* live_open, live_read, live_close. */
+int live_snapshot(struct snapshot *s, long pid);
+
+#endif

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* snapshot.c: the sites of a snapshot, their order, and reading one from
+ * whatever the command line names (snapshot.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "live.h"
+#include "snapshot.h"
+#include "timeline.h"
+
+#define PROC_ALLOCINFO	"/proc/allocinfo"
+
+struct site *snapshot_add(struct snapshot *s)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->sites = xrealloc(s->sites, s->cap * sizeof(*s->sites));
+	}
+	memset(&s->sites[s->n], 0, sizeof(*s->sites));
+	return &s->sites[s->n++];
+}
+
+void site_clear(struct site *site)
+{
+	free(site->file);
+	free(site->function);
+	free(site->module);
+	free(site->callee);
+	memset(site, 0, sizeof(*site));
+}
+
+void snapshot_clear_sites(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n && !s->borrowed; i++)
+		site_clear(&s->sites[i]);
+	s->n = 0;
+}
+
+void snapshot_clear(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n && !s->borrowed; i++)
+		site_clear(&s->sites[i]);
+	free(s->sites);
+	free(s->program);
+	memset(s, 0, sizeof(*s));
+}
+
+static int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	return strcmp(a, b);
+}
+
+int site_cmp_place(const struct site *a, const struct site *b)
+{
+	int c = strcmp_null(a->file, b->file);
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	if ((c = strcmp_null(a->module, b->module)))
+		return c;
+	if ((c = strcmp_null(a->function, b->function)))
+		return c;
+	return strcmp_null(a->callee, b->callee);
+}
+
+int site_same_place(const struct site *a, const struct site *b)
+{
+	return site_cmp_place(a, b) == 0;
+}
+
+int site_cmp_report(const struct site *a, const struct site *b)
+{
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->total_bytes != b->total_bytes)
+		return a->total_bytes > b->total_bytes ? -1 : 1;
+	return site_cmp_place(a, b);
+}
+
+static int (*sort_cmp)(const struct site *, const struct site *);
+
+static int sort_trampoline(const void *a, const void *b)
+{
+	return sort_cmp(a, b);
+}
+
+void snapshot_sort(struct snapshot *s, int (*cmp)(const struct site *, const struct site *))
+{
+	sort_cmp = cmp;
+	if (s->n)
+		qsort(s->sites, s->n, sizeof(*s->sites), sort_trampoline);
+}
+
+void site_tag_info(struct buf *b, const struct site *site, int with_column)
+{
+	buf_printf(b, "%s:%u", site->file, site->line);
+	if (with_column && site->column)
+		buf_printf(b, ":%u", site->column);
+	if (site->module)
+		buf_printf(b, " [%s]", site->module);
+	buf_printf(b, " func:%s", site->function);
+	if (with_column && site->callee)
+		buf_printf(b, " callee:%s", site->callee);
+}
+
+int is_pid_argument(const char *what, long *pid)
+{
+	uint64_t v;
+
+	if (parse_u64(what, &v) || v == 0 || v > 0x7fffffff)
+		return 0;
+	*pid = (long)v;
+	return 1;
+}
+
+/* "FILE@WHICH": FILE, if it exists and the whole name does not. */
+static char *split_at(const char *what, const char **which)
+{
+	const char *at = strrchr(what, '@');
+	char *file;
+
+	*which = NULL;
+	if (!at || !access(what, F_OK))
+		return xstrdup(what);
+	file = strndup(what, at - what);
+	if (!file || access(file, F_OK)) {
+		free(file);
+		return xstrdup(what);
+	}
+	*which = at + 1;
+	return file;
+}
+
+int snapshot_read(struct snapshot *s, const char *what)
+{
+	struct buf text = { 0 };
+	const char *which;
+	char *file;
+	long pid;
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (is_pid_argument(what, &pid))
+		return live_snapshot(s, pid);
+	file = split_at(what, &which);
+	if (read_file(file, &text)) {
+		if (!strcmp(file, PROC_ALLOCINFO) && access(file, F_OK))
+			error_set("no %s: this kernel is not built with CONFIG_MEM_ALLOC_PROFILING", file);
+		else if (!strcmp(file, PROC_ALLOCINFO) && access(file, R_OK))
+			error_set("cannot read %s: only root can", file);
+	} else if (is_timeline_text(text.data, text.len)) {
+		rc = timeline_snapshot(s, text.data, text.len, file, which);
+	} else if (which) {
+		error_set("%s is not a timeline: @%s names a sample of a timeline", file, which);
+	} else {
+		rc = report_parse(s, text.data, text.len, file);
+	}
+	buf_free(&text);
+	free(file);
+	return rc;
+}

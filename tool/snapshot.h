@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snapshot.h: the one model every subcommand works on: a program's call
+ * sites and their counters at one moment, whatever it was read from.
+ *
+ *   source                              what it knows
+ *   a live process (live.c)             everything, and the column and callee
+ *   a "full" or "json" report           everything (column and callee if it has them)
+ *   an "allocinfo" report or the
+ *   kernel's /proc/allocinfo            live bytes and calls only (has_totals = 0)
+ *   a timeline (timeline.c)             one of its samples
+ *
+ * Reading: snapshot_read() takes a PID (all digits), "/proc/allocinfo" or a
+ * file (report or timeline, told apart by their first line).  A timeline
+ * gives its last sample, or the one named after an @: TIMELINE@peak (the
+ * most live bytes), TIMELINE@last, TIMELINE@2.5s (the last sample at or
+ * before 2.5 s from the start of the recording).
+ */
+#ifndef ALLOCTAG_TOOL_SNAPSHOT_H
+#define ALLOCTAG_TOOL_SNAPSHOT_H
+
+#include <stdint.h>
+#include "util.h"
+
+struct site {
+	char *file;		/* "untagged" for blocks no tag was current for */
+	char *function;
+	char *module;		/* shared object; NULL: the main program (or the kernel) */
+	char *callee;		/* the function called at the site; NULL: unknown */
+	unsigned line;
+	unsigned column;	/* 0: unknown */
+	int64_t bytes;		/* live */
+	int64_t calls;		/* live blocks */
+	int64_t total_bytes;	/* these three: only if the snapshot has_totals */
+	int64_t total_calls;
+	int64_t peak;
+	uint32_t id;		/* the source's own number for the site (live, timeline), or 0 */
+};
+
+enum snapshot_source {
+	SOURCE_LIVE,		/* a running process's counters */
+	SOURCE_ALLOCINFO,	/* allocinfo text: ours or the kernel's */
+	SOURCE_FULL,		/* the "full" text report */
+	SOURCE_JSON,
+	SOURCE_TIMELINE,
+};
+
+struct snapshot {
+	char *program;		/* NULL: unknown (allocinfo text) */
+	long pid;		/* 0: unknown */
+	int64_t time_ns;	/* CLOCK_REALTIME of the reading; 0: unknown */
+	int64_t start_ns;	/* of the recording it is a sample of (timeline); 0: unknown */
+	int exited;		/* the process had exited (its final counters) */
+	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
+	int partial;		/* the live file stopped growing (its file system was full) */
+	enum snapshot_source source;
+	int has_totals;		/* total_bytes, total_calls, peak are known */
+	int borrowed;		/* the sites' strings belong to the reader (live.h) */
+	struct site *sites;
+	size_t n, cap;
+};
+
+struct site *snapshot_add(struct snapshot *s);
+void snapshot_clear(struct snapshot *s);	/* frees the sites, keeps nothing */
+void snapshot_clear_sites(struct snapshot *s);	/* no sites, the rest kept */
+void site_clear(struct site *site);
+
+/* Largest live bytes first, then most total bytes, then by place: the
+ * order of the runtime's reports. */
+int site_cmp_report(const struct site *a, const struct site *b);
+void snapshot_sort(struct snapshot *s, int (*cmp)(const struct site *, const struct site *));
+/* By place: file, line, column, module, function, callee. */
+int site_cmp_place(const struct site *a, const struct site *b);
+/* Sites of one place (file, line, column, module, function, callee). */
+int site_same_place(const struct site *a, const struct site *b);
+
+/* "file:line[:column] [module] func:function[ callee:name]" into B. */
+void site_tag_info(struct buf *b, const struct site *site, int with_column);
+
+/* Parse a report's text (allocinfo, full, json); NAME is for messages. */
+int report_parse(struct snapshot *s, const char *text, size_t len, const char *name);
+/* Does TEXT look like a timeline rather than a report? */
+int is_timeline_text(const char *text, size_t len);
+
+/* What the command line names (above); -1 with the error set. */
+int snapshot_read(struct snapshot *s, const char *what);
+int is_pid_argument(const char *what, long *pid);
+
+#endif

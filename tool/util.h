@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h: what every part of the alloctag command shares: one-line errors,
+ * growable buffers, checked allocation, number and size formatting.
+ *
+ * Errors: a function that can fail on bad input sets the message with
+ * error_set() and returns -1 (or NULL); the command prints it as the one line
+ * "alloctag: MESSAGE" and exits with EXIT_TROUBLE (fail()).
+ */
+#ifndef ALLOCTAG_TOOL_UTIL_H
+#define ALLOCTAG_TOOL_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXIT_TROUBLE	2	/* bad input or usage, as diff(1) and grep(1) say it */
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define PRINTF(f, a)	__attribute__((format(printf, f, a)))
+
+void error_set(const char *fmt, ...) PRINTF(1, 2);
+const char *error_get(void);
+_Noreturn void fail(const char *fmt, ...) PRINTF(1, 2);
+_Noreturn void fail_error(void);	/* the message error_set() left */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);	/* NULL stays NULL */
+
+/* A growable byte buffer, always NUL-terminated when len > 0. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) PRINTF(2, 3);
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_free(struct buf *b);
+
+/* A whole file (or /proc file, pipe) into B; -1 with the error set. */
+int read_file(const char *path, struct buf *b);
+/* Write all of P to FD; -1 on error (errno kept). */
+int write_all(int fd, const void *p, size_t n);
+/* Write B to PATH: a regular file (or a new one) replaced whole, through a
+ * temporary file and rename; anything else (a pipe, a terminal) written in
+ * place; "-" is the standard output. */
+int write_file(const char *path, const struct buf *b);
+
+/* "12.3 MiB", "512 B", "-4.0 KiB": bytes for people, in OUT (>= 16 bytes). */
+char *human_bytes(char *out, size_t size, int64_t v);
+/* "12.3k", "999": counts for people. */
+char *human_count(char *out, size_t size, int64_t v);
+/* Parse "100ms", "0.5s", "2" (seconds) into nanoseconds; -1 if not a duration. */
+int64_t parse_duration(const char *s);
+/* Parse "16M", "512k", "1G", "4096" into bytes; -1 if not a size. */
+int64_t parse_size(const char *s);
+/* Parse a non-negative decimal integer that fits; -1 otherwise. */
+int parse_u64(const char *s, uint64_t *out);
+
+int64_t now_ns(int clock);	/* clock_gettime() in nanoseconds */
+
+#endif
