@@ -220,10 +220,19 @@ static __attribute__((noinline)) void *malloc_slow(size_t n)
  */
 static __attribute__((noinline)) void *malloc_uncached(struct counters_slot *s, size_t n, size_t k)
 {
-	void *p = heap_alloc(class_request(k));
+	struct thread_state *t = alloctag_self;
+	void *p = alloctag_cache_carve(t, k);
 
-	alloctag_cache_miss(alloctag_self);
-	return likely(p) ? account(p, s, n) : NULL;
+	if (unlikely(!p))
+		p = heap_alloc(class_request(k));
+
+	if (unlikely(++t->misses >= RECLAIM_MISSES))
+		alloctag_cache_miss(t);
+	if (unlikely(!p))
+		return NULL;
+	charge(s, n);
+	trailer_write_heap(p, chunk_field(p), s, n);
+	return p;
 }
 
 /*
@@ -252,19 +261,17 @@ EXPORT void *malloc(size_t n)
 }
 
 /* The cache is full: more of the budget for it, or small block P to glibc. */
-static __attribute__((noinline)) void release_full(struct thread_state *t, void *p)
+static __attribute__((noinline)) void release_full(struct thread_state *t, void *p, size_t k,
+						    uint64_t word, size_t usable)
 {
-	struct block b = { 0 };
-
-	small_block(p, &b);
 	if (alloctag_cache_reserve(t) && cache_enter(t)) {
-		int kept = cache_keep(t, p, b.k, b.word);
+		int kept = cache_keep(t, p, k, word);
 
 		cache_leave(t);
 		if (kept)
 			return;
 	}
-	alloctag_give_back(p, b.usable);
+	alloctag_give_back(p, usable);
 }
 
 /* Keep a freed block, if it may be cached, or give it to glibc. */
@@ -276,7 +283,8 @@ static inline void release(struct thread_state *t, void *p, const struct block *
 		cache_leave(t);
 		if (likely(kept))
 			return;
-		return release_full(t, p);
+		if (t->cache_limit < CACHE_MAX)
+			return release_full(t, p, b->k, b->word, b->usable);
 	}
 	alloctag_give_back(p, b->usable);
 }

@@ -107,10 +107,10 @@ void alloctag_own_free(void *p) INTERNAL;
 void alloctag_cache_flush(struct thread_state *t) INTERNAL;
 int alloctag_cache_reserve(struct thread_state *t) INTERNAL;
 void alloctag_cache_miss(struct thread_state *t) INTERNAL;
+void *alloctag_cache_carve(struct thread_state *t, size_t k) INTERNAL;
 void alloctag_cache_trim_all(void) INTERNAL;
 void alloctag_cache_init(void) INTERNAL;
 void alloctag_cache_after_fork(struct thread_state *self) INTERNAL;
-void alloctag_give_back(void *p, size_t usable) INTERNAL;
 
 /* registry.c */
 #define HOT_ALLOCATIONS	16		/* before a thread gets a slot of its own */

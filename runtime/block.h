@@ -211,6 +211,18 @@ static inline void trailer_write_small(void *p, size_t k, const void *slot, size
 	*trailer_at(p, usable) = trailer_make(p, slot, usable - TRAILER - n);
 }
 
+/*
+ * The same for a heap chunk glibc gave for a class request: at most one
+ * alignment step larger than the class, its slack below DELTA_FAR.
+ */
+static inline void trailer_write_heap(void *p, size_t field, const void *slot, size_t n)
+{
+	size_t usable = heap_usable(field_chunk(field));
+
+	debug_assert(!(field & IS_MMAPPED) && usable - TRAILER - n < DELTA_FAR);
+	*trailer_at(p, usable) = trailer_make(p, slot, usable - TRAILER - n);
+}
+
 /* What a caller may use of a block: all but the trailer (and the size before it). */
 static inline size_t trailer_capacity(uint64_t word, size_t usable)
 {

@@ -30,10 +30,8 @@
 #include "cache.h"
 #include "heap.h"
 
-#define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
 #define CACHE_BUDGET	((size_t)32 << 20)	/* all threads together */
 #define RESERVE_STEP	((size_t)64 << 10)
-#define RECLAIM_MISSES	4096u
 #define IDLE_NS		1000000000ll
 #define STEAL_SPINS	1000		/* waiting for a busy owner: then yield */
 #define STEAL_YIELDS	100		/* then give up */
@@ -41,13 +39,6 @@
 static _Atomic size_t unreserved = CACHE_BUDGET;	/* of the budget */
 static int can_steal;			/* membarrier registered */
 static pthread_mutex_t reclaim_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A block that leaves the runtime: not one of its blocks any more. */
-void alloctag_give_back(void *p, size_t usable)
-{
-	*trailer_at(p, usable) = 0;
-	heap_free(p);
-}
 
 /*
  * T's cache full: RESERVE_STEP more of the budget for it, if the budget and
@@ -193,8 +184,6 @@ static void reclaim_idle(struct thread_state *self)
  */
 void alloctag_cache_miss(struct thread_state *t)
 {
-	if (++t->misses < RECLAIM_MISSES)
-		return;
 	t->misses = 0;
 	if (cache_enter(t)) {
 		unreserve(t, load_relaxed(&t->cache_bytes) + RESERVE_STEP);
@@ -253,4 +242,70 @@ EXPORT int malloc_trim(size_t pad)
 	if (!glibc_trim)
 		glibc_trim = (int (*)(size_t))dlsym(RTLD_NEXT, "malloc_trim");
 	return glibc_trim ? glibc_trim(pad) : 0;
+}
+
+/*
+ * T's cache has no block of class K: one glibc chunk of CARVE_BYTES split
+ * into chunks of class K, as glibc's own split of its top chunk would lay
+ * them out (each an in-use chunk with its size field, PREV_INUSE set, the
+ * arena bit of the chunk they come from: glibc's free() and realloc() take
+ * any of them, and coalesce them when they come back).  The first is
+ * returned, the others cached (they count in the cache's budget).  A
+ * build-then-free-all program (a DOM parse) then pays glibc's malloc once
+ * per CARVE_BYTES, not once per block (bench/RESULTS.md).  NULL: no room in
+ * the budget, or a foreign heap (Valgrind's blocks are not glibc chunks).
+ */
+#define CARVE_BYTES	((size_t)16 << 10)
+
+/* Chunk Q of SIZE bytes, after an in-use chunk, in ARENA (its flag). */
+static void carve_header(char *q, size_t size, size_t arena)
+{
+	((size_t *)q)[-1] = size | PREV_INUSE | arena;
+}
+
+void *alloctag_cache_carve(struct thread_state *t, size_t k)
+{
+	size_t c = class_chunk(k), m = CARVE_BYTES / c, field, chunk, arena, last;
+	char *big, *q;
+
+	if (alloctag_foreign_heap || t == &alloctag_boot_state || m < 2)
+		return NULL;
+	if (load_relaxed(&t->cache_bytes) + CARVE_BYTES > t->cache_limit &&
+	    !alloctag_cache_reserve(t))
+		return NULL;
+	big = __libc_malloc(m * c - SIZE_SZ);
+	if (!big)
+		return NULL;
+	field = chunk_field(big);
+	chunk = field_chunk(field);
+	if (field & IS_MMAPPED) {
+		__libc_free(big);
+		return NULL;
+	}
+	arena = field & NON_MAIN_ARENA;
+	/* c, or c + 16 when glibc did not split off a remainder below MIN_CHUNK */
+	last = chunk - (m - 1) * c;
+	((size_t *)big)[-1] = c | (field & (PREV_INUSE | NON_MAIN_ARENA));
+	for (size_t i = 1; i < m; i++)
+		carve_header(big + i * c, i == m - 1 ? last : c, arena);
+	if (!field_class(last)) {	/* a chunk past the classes: glibc's */
+		__libc_free(big + (m - 1) * c);
+		m--;
+	}
+	if (!cache_enter(t)) {		/* being taken: the chunks go to glibc */
+		for (size_t i = 1; i < m; i++)
+			__libc_free(big + i * c);
+		return big;
+	}
+	for (size_t i = 1; i < m; i++) {
+		size_t size = field_chunk(chunk_field(q = big + i * c)), kk = size >> CLASS_SHIFT;
+
+		*(void **)q = t->bins[kk];
+		t->bins[kk] = q;
+		bump(&t->cache_bytes, size);
+		/* a cached block's trailer: freeing it is a double free */
+		*trailer_at(q, heap_usable(size)) = trailer_cached(trailer_make(q, NULL, 0));
+	}
+	cache_leave(t);
+	return big;
 }

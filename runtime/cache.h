@@ -15,6 +15,17 @@
 #define ALLOCTAG_CACHE_H
 
 #include "alloctag_internal.h"
+#include "heap.h"
+
+#define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
+#define RECLAIM_MISSES	4096u
+
+/* A block that leaves the runtime: not one of its blocks any more. */
+static inline void alloctag_give_back(void *p, size_t usable)
+{
+	*trailer_at(p, usable) = 0;
+	heap_free(p);
+}
 
 /* Whether the owner may touch its bins now: then cache_leave() after. */
 static inline int cache_enter(struct thread_state *t)

@@ -5,6 +5,8 @@
  */
 #define _GNU_SOURCE
 #include <link.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 #include "heap.h"
 
@@ -36,6 +38,16 @@ static int replacing_tool(struct dl_phdr_info *info, size_t size, void *data)
 	return !strncmp(name, "vgpreload_", 10) && strncmp(name, "vgpreload_core", 14);
 }
 
+#define GLIBC_MXFAST	(64 * SIZE_SZ / 4)	/* glibc's DEFAULT_MXFAST */
+
+/* Whether GLIBC_TUNABLES names TUNABLE. */
+static int tunable_set(const char *tunable)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	return t && strstr(t, tunable);
+}
+
 /* Once, before the first block: whether the heap is glibc's. */
 void alloctag_heap_detect(void)
 {
@@ -44,6 +56,13 @@ void alloctag_heap_detect(void)
 	if (atomic_exchange_explicit(&detected, 1, memory_order_relaxed))
 		return;
 	alloctag_foreign_heap = running_on_valgrind() && dl_iterate_phdr(replacing_tool, NULL);
+	/*
+	 * glibc's fastbins take the chunks of requests up to M_MXFAST (128)
+	 * bytes; with the trailer, the same requests need M_MXFAST + TRAILER.
+	 * Unless the program's GLIBC_TUNABLES chose a value of its own.
+	 */
+	if (!alloctag_foreign_heap && !tunable_set("glibc.malloc.mxfast"))
+		mallopt(M_MXFAST, GLIBC_MXFAST + TRAILER);
 }
 
 /* glibc's request2size(): the chunk that holds REQUEST bytes. */
