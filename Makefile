@@ -4,6 +4,7 @@
 #   make CC=gcc-11       the same for GCC 11
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
+#   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
 #   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
@@ -15,7 +16,6 @@
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-HOSTCXX ?= g++
 VERSION := 0.1.0
 
 B := build/$(notdir $(CC))
@@ -36,6 +36,11 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-inte
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc $(B)/alloctag-c++
 # alloctag-c++ runs the g++ of $(CC): gcc-11 -> g++-11.
 ALLOCTAG_CXX := $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,g++,$(notdir $(CC))),g++)
+# The plugin is C++ built against $(CC)'s plugin headers: by the g++ of the
+# same GCC where it is installed (g++-14 for gcc-14), else by g++.
+ifeq ($(origin HOSTCXX),undefined)
+HOSTCXX := $(if $(shell command -v $(ALLOCTAG_CXX)),$(ALLOCTAG_CXX),g++)
+endif
 
 # The alloctag command (tool/): libc only.  It reads live files, sums
 # counters and writes reports with the runtime's own code for them.
@@ -51,7 +56,7 @@ PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 DATADIR ?= $(PREFIX)/share/alloctag
 
-.PHONY: all plugin runtime tool deps demo examples check install clean
+.PHONY: all plugin runtime tool deps demo examples check install clean FORCE
 .DELETE_ON_ERROR:
 
 all: plugin runtime tool
@@ -65,7 +70,7 @@ plugin: deps
 # Undefined references are made weak so that a plugin built for another GCC
 # still loads and plugin_init() can say so, instead of dlopen() failing on
 # the first symbol that GCC version lacks.
-$(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
+$(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(B)/gcc-plugin-dir | $(B)/plugin
 	$(HOSTCXX) $(PLUGIN_CXXFLAGS) -I$(PLUGIN_DIR)/include -x c++ -c -o $@.tmp $<
 	nm --undefined-only --format=posix $@.tmp | cut -d' ' -f1 > $@.undef
 	objcopy --weaken-symbols=$@.undef $@.tmp $@
@@ -73,6 +78,14 @@ $(B)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) | $(B)/plugin
 
 $(PLUGIN): $(PLUGIN_OBJS)
 	$(HOSTCXX) -shared -o $@ $^
+
+# The GCC a build is for, by its plugin directory: read by alloctag-cc to
+# find the plugin of another ALLOCTAG_CC, and rewritten, so that everything
+# is rebuilt, when $(CC) is another GCC than last time (gcc in a root of
+# compilers/root, or after an upgrade to a new major version).
+$(B)/gcc-plugin-dir: FORCE | $(B)/plugin
+	@echo '$(PLUGIN_DIR)' | cmp -s - $@ || echo '$(PLUGIN_DIR)' > $@
+FORCE:
 
 $(B)/plugin $(B)/tool:
 	mkdir -p $@
@@ -90,7 +103,7 @@ $(1)/runtime:
 	mkdir -p $$@
 # The allocator itself: GCC must not treat its malloc as the built-in one.
 $(1)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
-$(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) | $(1)/runtime
+$(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(1)/runtime
 	$$(CC) $$(RUNTIME_CFLAGS) $(2) -c -o $$@ $$<
 $(1)/liballoctag.a: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))
 	rm -f $$@ && ar rcs $$@ $$^
@@ -103,10 +116,10 @@ $(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
 tool:
 	@$(MAKE) --no-print-directory $(TOOL)
 
-$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) | $(B)/tool
+$(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/tool
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
-$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/tool
+$(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/tool
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
 $(TOOL): $(TOOL_OBJS)
@@ -114,7 +127,10 @@ $(TOOL): $(TOOL_OBJS)
 
 # alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
 # (install writes its own): plugin $(2), headers $(3), libraries $(4), into
-# $(5); runtime/alloctag-driver.sh spliced in, and the C library's names
+# $(5), and where plugins built for other compilers are, $(6) (build/*/,
+# each with the plugin directory of its GCC in gcc-plugin-dir; none when
+# installed); the plugin directory of the GCC the plugin is for;
+# runtime/alloctag-driver.sh spliced in, and the C library's names
 # (alloctag-libc.tags) written in.  The plugin's SHA-256 is written into it:
 # ccache, when it runs alloctag-cc, hashes alloctag-cc (its size and time, or
 # with compiler_check=content its content), not the plugin; the names it
@@ -123,6 +139,7 @@ LIBC_FUNCTIONS = $(shell sed 's/\#.*//' runtime/alloctag-libc.tags | tr -s ' \t\
 define make_alloctag_cc
 	sed -e 's|@LANG@|$(1)|' -e 's|@CC@|$(CC)|' -e 's|@CXX@|$(ALLOCTAG_CXX)|' \
 	    -e 's|@PLUGIN@|$(2)|' -e 's|@INCLUDEDIR@|$(3)|' -e 's|@LIBDIR@|$(4)|' \
+	    -e 's|@GCC_PLUGIN_DIR@|$(PLUGIN_DIR)|' -e 's|@BUILDS@|$(6)|' \
 	    -e 's|@LIBC_FUNCTIONS@|$(LIBC_FUNCTIONS)|' \
 	    -e "s|@PLUGIN_ID@|$$(sha256sum < $(PLUGIN) | cut -d' ' -f1)|" \
 	    -e '/^@DRIVER_COMMON@$$/{' -e 'r runtime/alloctag-driver.sh' -e 'd' -e '}' \
@@ -130,22 +147,22 @@ define make_alloctag_cc
 endef
 DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags
 
-$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
 
-$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@)
+$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
 
 .PHONY: runtime-debug
 runtime-debug: all
 	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
 		$(B)/debug/alloctag-cc $(B)/debug/alloctag-c++
 
-$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/debug/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
+$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
 
-$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) | $(B)/debug/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@)
+$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all
@@ -176,14 +193,21 @@ install: all
 	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
-	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc)
-	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-c++)
+	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
+	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-c++,)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' runtime/alloctag.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/alloctag.pc
 
 clean:
 	rm -rf build testsuite/work
+
+# The whole testsuite with GCC 13 and 14 (Debian 13, trixie) and GCC 15 and
+# 16 (sid), each in a Debian root filesystem made once with mmdebstrap into
+# .cache/roots/ (compilers/root); first, checks of the roots themselves.
+.PHONY: check-compilers
+check-compilers:
+	@compilers/check
 
 # SQLite, jansson and Lua from Debian's source packages (cached in .cache/),
 # built with and without alloctag-cc, their tests compared, reports checked
@@ -201,7 +225,8 @@ check-builds:
 	@CC=$(CC) testsuite/builds/run
 
 # Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
-# under QEMU, /proc/allocinfo compared (kernel/README.md; 15 to 25 minutes).
+# under QEMU, /proc/allocinfo compared, with GCC 12 and GCC 14 (kernel/README.md;
+# 25 to 30 minutes).
 .PHONY: check-kernel
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh

@@ -10,17 +10,6 @@
  */
 #include "alloctag_plugin.h"
 
-/*
- * The preprocessor exists in cc1 and cc1plus but not in lto1, which also loads
- * the plugin when -fplugin is on a -flto link line: weak references keep the
- * plugin loadable there.
- */
-extern cpp_reader *parse_in __attribute__((weak));
-extern cpp_hashnode *cpp_lookup(cpp_reader *, const unsigned char *, unsigned int)
-	__attribute__((weak));
-extern const unsigned char *cpp_macro_definition(cpp_reader *, cpp_hashnode *)
-	__attribute__((weak));
-
 static vec<tree, va_gc> *recorded_decls;	/* GC root: what by_name points to */
 static hash_map<tree, tree> *by_name;		/* identifier -> first declaration */
 static auto_vec<tree> tagged_functions;	/* in order of declaration */
@@ -58,59 +47,108 @@ static bool renamed(tree fndecl)
 	return alloctag_variant_name(fndecl) != DECL_NAME(fndecl);
 }
 
+/*
+ * Static tagged functions without a body whose calls are renamed: a header
+ * forced into every unit declares them, and their static variant is defined
+ * where they are used.  Their calls go to the variant, so GCC must say
+ * neither "used but never defined" of those calls nor "declared static but
+ * never defined" of one that nothing else uses; but a use that stays (its
+ * address taken) must still get GCC's warning.  (Calls to a function tagged
+ * under its own name still call it: GCC's warnings are left alone.)  GCC
+ * decides from the C front end's mark of use, which calls set too, and from
+ * the declaration's warning suppression, which GCC 16 asks before either
+ * warning.  So the uses that stay are noted as they are parsed: at file
+ * scope any use (there are no calls there), in a function body any
+ * reference but a call's callee (alloctag_note_use(), from the GENERIC walk
+ * of alloctag_rewrite.c); and after each file-scope declaration and each
+ * function body, the mark and the suppression of each such function say
+ * whether it has one.
+ */
+static auto_vec<tree> renamed_statics;	/* tagged, static, calls renamed */
+static hash_set<tree> kept_uses;
+
+static bool without_body(tree fndecl)
+{
+	return !DECL_INITIAL(fndecl);
+}
+
+void alloctag_note_use(tree fndecl)
+{
+	if (!TREE_PUBLIC(fndecl) && without_body(fndecl) && renamed_statics.contains(fndecl))
+		kept_uses.add(fndecl);
+}
+
+/* The uses marked since the last settle_unused_warnings() were at file scope. */
+static void note_file_scope_uses(void)
+{
+	unsigned i;
+	tree fndecl;
+
+	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl)
+		if (without_body(fndecl) && alloctag_c_decl_used(fndecl))
+			kept_uses.add(fndecl);
+}
+
+/* The C front end's mark and the warnings: a use that stays, or none. */
+static void settle_unused_warnings(void)
+{
+	unsigned i;
+	tree fndecl;
+
+	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl) {
+		if (!without_body(fndecl))
+			continue;
+		bool kept = kept_uses.contains(fndecl);
+		alloctag_set_c_decl_used(fndecl, kept);
+		if (kept)
+			alloctag_allow_unused_warning(fndecl);
+	}
+}
+
+static void record_tagged_function(tree fndecl)
+{
+	alloctag_check_attributes(fndecl);
+	if (!TREE_PUBLIC(fndecl) && renamed(fndecl)) {
+		/* Until a use that stays is seen (above). */
+		if (!kept_uses.contains(fndecl))
+			alloctag_suppress_unused_warning(fndecl);
+		if (!renamed_statics.contains(fndecl))
+			renamed_statics.safe_push(fndecl);
+	}
+	if (!tagged_functions.contains(fndecl))
+		tagged_functions.safe_push(fndecl);
+	alloctag_root_tree(fndecl);
+}
+
 static void record_decl(void *event_data, void *)
 {
 	tree decl = (tree)event_data;
 	bool existed;
 
-	if (!decl || !worth_recording(decl))
-		return;
-
-	tree &slot = by_name->get_or_insert(DECL_NAME(decl), &existed);
-	/* A function wins over a same-named typedef or variable seen first. */
-	if (!existed || (TREE_CODE(slot) != FUNCTION_DECL && TREE_CODE(decl) == FUNCTION_DECL)) {
-		slot = decl;
-		alloctag_root_tree(decl);
+	if (decl && worth_recording(decl)) {
+		tree &slot = by_name->get_or_insert(DECL_NAME(decl), &existed);
+		/* A function wins over a same-named typedef or variable seen first. */
+		if (!existed
+		    || (TREE_CODE(slot) != FUNCTION_DECL && TREE_CODE(decl) == FUNCTION_DECL)) {
+			slot = decl;
+			alloctag_root_tree(decl);
+		}
+		if (TREE_CODE(decl) != FUNCTION_DECL)
+			alloctag_check_named_decl(decl);
+		else if (alloctag_is_tagged(decl))
+			record_tagged_function(decl);
 	}
-
-	if (TREE_CODE(decl) != FUNCTION_DECL) {
-		alloctag_check_named_decl(decl);
-	} else if (alloctag_is_tagged(decl)) {
-		alloctag_check_attributes(decl);
-		/*
-		 * A static function tagged in a header forced into every unit is
-		 * defined in one, or only its static variant is: elsewhere GCC
-		 * would say "declared static but never defined".  Calls to one
-		 * tagged under its own name still call it: the warning stays.
-		 */
-		if (!TREE_PUBLIC(decl) && renamed(decl))
-			alloctag_suppress_unused_warning(decl);
-		if (!tagged_functions.contains(decl))
-			tagged_functions.safe_push(decl);
-		alloctag_root_tree(decl);
+	if (lang_GNU_C() && !current_function_decl) {
+		note_file_scope_uses();
+		settle_unused_warnings();
 	}
 }
 
-/*
- * The C front end says "used but never defined" of a static function that
- * was called (C_DECL_USED) and has no body, without asking whether the
- * warning is suppressed.  Calls to a tagged one go to its variant: the
- * flag is cleared after each function body, where the calls were.  A use
- * that stays (its address taken at file scope) still gets the warning.
- */
-#define C_DECL_USED(decl) DECL_LANG_FLAG_5(decl)	/* c-tree.h */
-
 static void record_function(void *event_data, void *data)
 {
-	unsigned i;
-	tree fndecl;
-
 	record_decl(event_data, data);
-	if (!lang_GNU_C())
-		return;
-	FOR_EACH_VEC_ELT(tagged_functions, i, fndecl)
-		if (!TREE_PUBLIC(fndecl) && !DECL_INITIAL(fndecl) && renamed(fndecl))
-			C_DECL_USED(fndecl) = 0;
+	if (lang_GNU_C())
+		settle_unused_warnings();
 }
 
 tree alloctag_lookup_decl(const char *name)
@@ -131,18 +169,11 @@ const vec<tree> &alloctag_tagged_functions(void)
  */
 const char *alloctag_macro_value(const char *name, bool *defined)
 {
-	cpp_hashnode *node;
+	cpp_hashnode *macro = alloctag_macro_node(name);
 	const char *def;
 
-	*defined = false;
-	/* parse_in exists where the preprocessor does. */
-	if (!&parse_in || !parse_in)
-		return NULL;
-	node = cpp_lookup(parse_in, (const unsigned char *)name, strlen(name));
-	if (!node || !cpp_macro_p(node))
-		return NULL;
-	*defined = true;
-	def = (const char *)cpp_macro_definition(parse_in, node);
+	*defined = macro != NULL;
+	def = macro ? alloctag_macro_text(macro) : NULL;
 	if (!def)
 		return NULL;
 	def += strlen(name);

@@ -50,6 +50,7 @@ tree alloctag_lookup_decl(const char *name);
 void alloctag_root_tree(tree t);
 const vec<tree> &alloctag_tagged_functions(void);
 const char *alloctag_macro_value(const char *name, bool *defined);
+void alloctag_note_use(tree fndecl);
 
 /* alloctag_byname.c */
 bool alloctag_add_tag_list(const char *list, const char *option);
@@ -83,6 +84,7 @@ struct alloctag_runtime {
 	tree column_field;	/* optional: the column of the call */
 	tree shared_counters;	/* counters_object, or NULL */
 	tree save, restore;	/* the hooks */
+	bool restore_takes_tag;	/* restore(&tag, old), not restore(old) */
 };
 /*
  * Where a call is, as __FILE__, __LINE__ and __func__ would say there, the

@@ -29,23 +29,21 @@
  */
 #include "alloctag_plugin.h"
 
-static gcall *build_hook_call(tree hook, tree tag, tree old)
+/* old = save(&tag) */
+static gcall *build_save(const struct alloctag_runtime *rt, tree tag, tree old)
 {
-	tree tag_addr = build_fold_addr_expr(tag);
-	unsigned nargs = 0;
-	tree args[2] = { NULL_TREE, NULL_TREE };
+	gcall *save = gimple_build_call(rt->save, 1, build_fold_addr_expr(tag));
 
-	for (tree a = TYPE_ARG_TYPES(TREE_TYPE(hook)); a && TREE_VALUE(a) != void_type_node;
-	     a = TREE_CHAIN(a))
-		nargs++;
-	/* save(&tag); restore(&tag, old) or restore(old) */
-	if (!old)
-		args[0] = tag_addr;
-	else if (nargs == 2)
-		args[0] = tag_addr, args[1] = old;
-	else
-		args[0] = old;
-	return gimple_build_call(hook, old && nargs == 2 ? 2 : 1, args[0], args[1]);
+	gimple_call_set_lhs(save, old);
+	return save;
+}
+
+/* restore(&tag, old) or restore(old) */
+static gcall *build_restore(const struct alloctag_runtime *rt, tree tag, tree old)
+{
+	if (rt->restore_takes_tag)
+		return gimple_build_call(rt->restore, 2, build_fold_addr_expr(tag), old);
+	return gimple_build_call(rt->restore, 1, old);
 }
 
 /*
@@ -91,56 +89,71 @@ static const char *callee_name(tree callee, const gcall *call)
 	return call ? indirect_callee_name(gimple_call_fn(call)) : NULL;
 }
 
+/* A call to tag, direct or indirect. */
+struct call_to_tag {
+	location_t loc;		/* where it is written */
+	tree caller;
+	tree callee;		/* the tagged function called, or NULL_TREE: indirect */
+	tree variant;		/* what a direct call is to call instead */
+	tree fntype;		/* the function type called */
+	const char *name;	/* what it calls, by name (callee_name()), or NULL */
+	bool dropped;		/* in code that gimplification or the CFG dropped */
+};
+
 /*
- * The tag for a call from CALLER at LOC to CALLEE, the tagged function called
- * (NULL_TREE: an indirect call through FNTYPE, whose pointer is named NAME),
- * and in *VARIANT what the call is to call instead; NULL_TREE when the call
- * stays as it is.  DROPPED: the call is in code that gimplification or the
- * CFG dropped.
+ * What a direct call to the tagged CALLEE from CALLER is to call instead:
+ * its variant, or NULL_TREE when the call stays as it is (no variant: the
+ * reason was diagnosed).  Inside the untagged variant's own definition,
+ * calling the tagged function means the underlying one (malloc_noprof
+ * calling malloc): renaming it would recurse forever.
  */
-static tree tag_call(tree callee, tree fntype, const char *name, tree caller, location_t loc,
-		     int flags, bool dropped, tree *variant)
+static tree call_target(tree callee, tree caller)
 {
-	const struct alloctag_runtime *rt;
-	struct alloctag_site site;
-	tree tag;
+	tree variant = alloctag_variant(callee);
 
-	*variant = NULL_TREE;
-	if (callee) {
-		*variant = alloctag_variant(callee);
-		/*
-		 * Inside the untagged variant's own definition, calling the tagged
-		 * function means the underlying one (malloc_noprof calling malloc):
-		 * renaming it would recurse forever.
-		 */
-		if (!*variant || (*variant == caller && *variant != callee))
-			return NULL_TREE;
-	}
-	rt = alloctag_find_runtime(loc, callee);
+	return variant && (variant != caller || variant == callee) ? variant : NULL_TREE;
+}
+
+/*
+ * The runtime to tag call C with, or NULL when it cannot be: there is none
+ * (diagnosed once), the hooks would not survive around the GCC built-in it
+ * calls (diagnosed there), or the call returns twice (FLAGS), which a tag's
+ * save and restore around it cannot follow.
+ */
+static const struct alloctag_runtime *runtime_for(const struct call_to_tag *c, int flags)
+{
+	const struct alloctag_runtime *rt = alloctag_find_runtime(c->loc, c->callee);
+
 	if (!rt)
-		return NULL_TREE;
-	if (callee && fndecl_built_in_p(*variant, BUILT_IN_NORMAL)
-	    && !alloctag_hooks_survive_builtin(rt, *variant, callee, loc))
-		return NULL_TREE;
+		return NULL;
+	if (c->callee && fndecl_built_in_p(c->variant, BUILT_IN_NORMAL)
+	    && !alloctag_hooks_survive_builtin(rt, c->variant, c->callee, c->loc))
+		return NULL;
 	if (flags & ECF_RETURNS_TWICE) {
-		if (callee && !dropped)
-			warning_at(loc, OPT_Wattributes,
-				   "call to %qD is not tagged: it returns twice", callee);
-		return NULL_TREE;
+		if (c->callee && !c->dropped)
+			warning_at(c->loc, OPT_Wattributes,
+				   "call to %qD is not tagged: it returns twice", c->callee);
+		return NULL;
 	}
+	return rt;
+}
 
-	site = alloctag_site_of(loc, caller, name);
-	tag = alloctag_build_tag(rt, &site, caller, loc);
-	if (alloctag_opts.verbose && callee)
-		inform(loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", callee,
-		       dropped ? "in code never run " : "", site.file, site.line, site.column,
-		       site.function, *variant);
-	else if (alloctag_opts.verbose && name)
-		inform(loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
-		       name, fntype, site.file, site.line, site.column, site.function);
+/* The static tag of call C's site (and the note -verbose asks for). */
+static tree site_tag(const struct alloctag_runtime *rt, const struct call_to_tag *c)
+{
+	struct alloctag_site site = alloctag_site_of(c->loc, c->caller, c->name);
+	tree tag = alloctag_build_tag(rt, &site, c->caller, c->loc);
+
+	if (alloctag_opts.verbose && c->callee)
+		inform(c->loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", c->callee,
+		       c->dropped ? "in code never run " : "", site.file, site.line, site.column,
+		       site.function, c->variant);
+	else if (alloctag_opts.verbose && c->name)
+		inform(c->loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
+		       c->name, c->fntype, site.file, site.line, site.column, site.function);
 	else if (alloctag_opts.verbose)
-		inform(loc, "indirect call through %qT tagged %s:%d:%d %qs",
-		       fntype, site.file, site.line, site.column, site.function);
+		inform(c->loc, "indirect call through %qT tagged %s:%d:%d %qs",
+		       c->fntype, site.file, site.line, site.column, site.function);
 	return tag;
 }
 
@@ -167,32 +180,34 @@ static location_t restore_location(gcall *call)
  */
 static void rewrite_call(gcall *call, tree callee, tree caller, location_t written)
 {
-	location_t loc = gimple_location(call);
+	struct call_to_tag c = { written, caller, callee, NULL_TREE, gimple_call_fntype(call),
+				 callee_name(callee, call), false };
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
-	tree variant, tag, old;
+	tree tag, old;
 	gcall *save, *restore;
 
-	tag = tag_call(callee, gimple_call_fntype(call), callee_name(callee, call), caller, written,
-		       gimple_call_flags(call), false, &variant);
-	if (!tag)
+	c.variant = callee ? call_target(callee, caller) : NULL_TREE;
+	if (callee && !c.variant)
 		return;
-	rt = alloctag_find_runtime(loc, callee);	/* found by tag_call() */
+	rt = runtime_for(&c, gimple_call_flags(call));
+	if (!rt)
+		return;
+	tag = site_tag(rt, &c);
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
-	save = build_hook_call(rt->save, tag, NULL_TREE);
-	gimple_call_set_lhs(save, old);
-	gimple_set_location(save, loc);
+	save = build_save(rt, tag, old);
+	gimple_set_location(save, gimple_location(call));
 	gsi = gsi_for_stmt(call);
 	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
 
-	if (variant != callee)
-		gimple_call_set_fndecl(call, variant);
+	if (c.variant != callee)
+		gimple_call_set_fndecl(call, c.variant);
 	gimple_call_set_tail(call, false);
 
 	if (gimple_call_noreturn_p(call))
 		return;
-	restore = build_hook_call(rt->restore, tag, old);
+	restore = build_restore(rt, tag, old);
 	gimple_set_location(restore, restore_location(call));
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
@@ -212,15 +227,16 @@ static void rewrite_call(gcall *call, tree callee, tree caller, location_t writt
  */
 static tree tagged_callee(tree fndecl)
 {
+	static const char prefix[] = "__builtin_";
+	const size_t prefix_len = sizeof(prefix) - 1;
 	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
-	const size_t prefix = sizeof("__builtin_") - 1;
 	tree declared;
 
 	if (alloctag_is_tagged(fndecl))
 		return fndecl;
-	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, "__builtin_", prefix))
+	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, prefix, prefix_len))
 		return NULL_TREE;
-	declared = alloctag_lookup_decl(name + prefix);
+	declared = alloctag_lookup_decl(name + prefix_len);
 	if (declared && TREE_CODE(declared) == FUNCTION_DECL && alloctag_is_tagged(declared)
 	    && fndecl_built_in_p(declared, DECL_FUNCTION_CODE(fndecl)))
 		return declared;
@@ -238,14 +254,18 @@ struct generic_call {
 	location_t given;
 	tree callee;		/* tagged, so kept alive by alloctag_decls.c */
 };
-typedef hash_map<int_hash<int, -1, -2>, vec<generic_call> > generic_call_map;
+/* Keyed by DECL_UID, never negative: -1 and -2 mark empty and deleted slots. */
+typedef int_hash<int, -1, -2> decl_uid_hash;
+typedef hash_map<decl_uid_hash, vec<generic_call> > generic_call_map;
 static generic_call_map *generic_calls;	/* DECL_UID of the caller -> its calls */
 
 /*
- * The GENERIC walk.  Like the gimplifier, which copies every other shared
- * node, it takes SAVE_EXPR, TARGET_EXPR and BIND_EXPR once however often
- * they are referenced ("p = kmalloc(...) ?: q" is one call): walk_tree()
- * without duplicates would hash every node, most of the cost of the walk.
+ * The GENERIC walk: the tagged calls, and the references to tagged
+ * functions that are not a call's callee (alloctag_note_use()).  Like the
+ * gimplifier, which copies every other shared node, it takes SAVE_EXPR,
+ * TARGET_EXPR and BIND_EXPR once however often they are referenced
+ * ("p = kmalloc(...) ?: q" is one call): walk_tree() without duplicates
+ * would hash every node, most of the cost of the walk.
  */
 struct generic_walk {
 	vec<generic_call> calls;
@@ -265,10 +285,35 @@ static void note_call_arguments(struct generic_walk *walk, tree call)
 		}
 }
 
-static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
+static tree walk_generic(tree *tp, int *walk_subtrees, void *data);
+
+/* What a direct call passes, its callee aside: that is called, not used. */
+static void walk_call_operands(tree call, struct generic_walk *walk)
+{
+	for (int i = 0; i < call_expr_nargs(call); i++)
+		walk_tree(&CALL_EXPR_ARG(call, i), walk_generic, walk, NULL);
+	if (CALL_EXPR_STATIC_CHAIN(call))
+		walk_tree(&CALL_EXPR_STATIC_CHAIN(call), walk_generic, walk, NULL);
+}
+
+/* A direct call to FNDECL: recorded if it is tagged. */
+static void record_call(struct generic_walk *walk, tree call, tree fndecl)
+{
+	tree callee = tagged_callee(fndecl);
+	location_t *given;
+
+	/* Without a location it could not be told from the calls the pass sees. */
+	if (!callee || EXPR_LOCATION(call) == UNKNOWN_LOCATION)
+		return;
+	given = walk->arguments ? walk->arguments->get(call) : NULL;
+	struct generic_call g = { EXPR_LOCATION(call), given ? *given : EXPR_LOCATION(call), callee };
+	walk->calls.safe_push(g);
+}
+
+static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 {
 	struct generic_walk *walk = (struct generic_walk *)data;
-	tree callee;
+	tree fndecl;
 
 	switch (TREE_CODE(*tp)) {
 	case SAVE_EXPR:
@@ -281,16 +326,20 @@ static tree find_tagged_call(tree *tp, int *walk_subtrees, void *data)
 		break;
 	case CALL_EXPR:
 		note_call_arguments(walk, *tp);
-		callee = get_callee_fndecl(*tp);
-		callee = callee ? tagged_callee(callee) : NULL_TREE;
-		/* Without a location it could not be told from the calls the pass sees. */
-		if (callee && EXPR_LOCATION(*tp) != UNKNOWN_LOCATION) {
-			location_t *given = walk->arguments ? walk->arguments->get(*tp) : NULL;
-			struct generic_call call = { EXPR_LOCATION(*tp),
-						     given ? *given : EXPR_LOCATION(*tp), callee };
-
-			walk->calls.safe_push(call);
-		}
+		fndecl = get_callee_fndecl(*tp);
+		if (!fndecl)
+			break;		/* indirect: the pointer is used, walk it */
+		record_call(walk, *tp, fndecl);
+		walk_call_operands(*tp, walk);
+		*walk_subtrees = 0;
+		break;
+	case DECL_EXPR:
+		/* A declaration, not a use (initializers are walked in their BIND_EXPR). */
+		if (TREE_CODE(DECL_EXPR_DECL(*tp)) != TYPE_DECL)
+			*walk_subtrees = 0;
+		break;
+	case FUNCTION_DECL:
+		alloctag_note_use(*tp);
 		break;
 	default:
 		if (TYPE_P(*tp))
@@ -306,7 +355,7 @@ static void record_generic_calls(tree fndecl)
 	cgraph_node *node = cgraph_node::get(fndecl);
 
 	if (DECL_SAVED_TREE(fndecl))
-		walk_tree(&DECL_SAVED_TREE(fndecl), find_tagged_call, &walk, NULL);
+		walk_tree(&DECL_SAVED_TREE(fndecl), walk_generic, &walk, NULL);
 	delete walk.shared;
 	delete walk.arguments;
 	if (!walk.calls.is_empty())
@@ -316,7 +365,8 @@ static void record_generic_calls(tree fndecl)
 		record_generic_calls(n->decl);
 }
 
-/* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification. */
+/* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification,
+ * and the other uses of tagged functions. */
 void alloctag_record_generic_calls(void *event_data, void *)
 {
 	if (!generic_calls)
@@ -373,51 +423,71 @@ static location_t written_call_location(function *fun, const vec<gcall *> &calls
 }
 
 /*
- * Tags for the GENERIC calls of FUN that are not among the CALLS left in its
- * GIMPLE.  Matched by site and callee: the gimplifier may give a call another
- * column (that of the return statement it is in).
+ * The GENERIC calls of CALLER that are not among the CALLS left in its
+ * GIMPLE.  Matched by site and callee: the gimplifier may give a call
+ * another column (that of the return statement it is in).
  */
-static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
+static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &calls, tree caller)
 {
-	vec<generic_call> *generic = generic_calls_of(fun);
 	struct generic_call *g;
 	unsigned i, j;
 	gcall *call;
-	tree variant;
 
-	if (!generic)
-		return;
 	FOR_EACH_VEC_ELT(calls, i, call)
 		FOR_EACH_VEC_ELT(*generic, j, g)
 			if (gimple_call_fndecl(call)
 			    && g->callee == tagged_callee(gimple_call_fndecl(call))
-			    && same_site(g->given, gimple_location(call), fun->decl)) {
+			    && same_site(g->given, gimple_location(call), caller)) {
 				generic->unordered_remove(j);
 				break;
 			}
-	FOR_EACH_VEC_ELT(*generic, j, g)
-		tag_call(g->callee, NULL_TREE, callee_name(g->callee, NULL), fun->decl, g->loc,
-			 flags_from_decl_or_type(g->callee), true, &variant);
+}
+
+/* The tag of a call in code that was dropped: it exists, its counters stay zero. */
+static void tag_dropped_call(const struct generic_call *g, tree caller)
+{
+	struct call_to_tag c = { g->loc, caller, g->callee, call_target(g->callee, caller),
+				 TREE_TYPE(g->callee), callee_name(g->callee, NULL), true };
+	const struct alloctag_runtime *rt;
+
+	rt = c.variant ? runtime_for(&c, flags_from_decl_or_type(g->callee)) : NULL;
+	if (rt)
+		site_tag(rt, &c);
+}
+
+/* Tags for the tagged calls of FUN's GENERIC body that its GIMPLE (CALLS) lost. */
+static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
+{
+	vec<generic_call> *generic = generic_calls_of(fun);
+	struct generic_call *g;
+	unsigned i;
+
+	if (!generic)
+		return;
+	forget_calls_left(generic, calls, fun->decl);
+	FOR_EACH_VEC_ELT(*generic, i, g)
+		tag_dropped_call(g, fun->decl);
 	generic->release();
 	generic_calls->remove(DECL_UID(fun->decl));
 }
 
-static unsigned int alloctag_rewrite_execute(function *fun)
+/*
+ * Once per translation unit, at the pass's first function, when every
+ * declaration is known and before the symbol table is finalized: the
+ * aliases other units call (foo_noprof of a foo defined here, called or
+ * not), and the function types whose indirect calls are tagged.
+ */
+static void start_unit(void)
 {
-	static bool aliases_defined;
-	auto_vec<gcall *> calls;
-	auto_vec<location_t> written;
+	alloctag_define_public_aliases();
+	alloctag_collect_indirect_types();
+}
+
+/* The tagged calls of FUN: direct ones, and indirect ones of a tagged type. */
+static void collect_tagged_calls(function *fun, vec<gcall *> *calls)
+{
 	basic_block bb;
-	gcall *call;
-	unsigned i;
 
-	if (!aliases_defined) {
-		aliases_defined = true;
-		alloctag_define_public_aliases();
-		alloctag_collect_indirect_types();
-	}
-
-	/* Collect first: rewriting inserts statements and may split edges. */
 	FOR_EACH_BB_FN(bb, fun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
@@ -425,9 +495,20 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 
 			if (callee ? tagged_callee(callee) != NULL_TREE
 				   : call && alloctag_indirect_tagged(call))
-				calls.safe_push(call);
+				calls->safe_push(call);
 		}
 	}
+}
+
+static void rewrite_function(function *fun)
+{
+	auto_vec<gcall *> calls;
+	auto_vec<location_t> written;
+	gcall *call;
+	unsigned i;
+
+	/* Collect first: rewriting inserts statements and may split edges. */
+	collect_tagged_calls(fun, &calls);
 	written.reserve_exact(calls.length());
 	FOR_EACH_VEC_ELT(calls, i, call)
 		written.quick_push(written_call_location(fun, calls, call));
@@ -437,7 +518,6 @@ static unsigned int alloctag_rewrite_execute(function *fun)
 
 		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl, written[i]);
 	}
-	return 0;
 }
 
 namespace {
@@ -447,11 +527,11 @@ const pass_data alloctag_rewrite_pass_data = {
 	.name			= "alloctag",
 	.optinfo_flags		= OPTGROUP_NONE,
 	.tv_id			= TV_NONE,
-	.properties_required	= PROP_gimple_any | PROP_cfg,
+	.properties_required	= ALLOCTAG_PASS_PROPERTIES_REQUIRED,
 	.properties_provided	= 0,
 	.properties_destroyed	= 0,
 	.todo_flags_start	= 0,
-	.todo_flags_finish	= TODO_verify_il,
+	.todo_flags_finish	= ALLOCTAG_PASS_TODO_FINISH,
 };
 
 class alloctag_rewrite_pass : public gimple_opt_pass {
@@ -467,8 +547,16 @@ public:
 
 	unsigned int execute(function *fun) final override
 	{
-		return alloctag_rewrite_execute(fun);
+		if (!unit_started) {
+			unit_started = true;
+			start_unit();
+		}
+		rewrite_function(fun);
+		return 0;
 	}
+
+private:
+	bool unit_started = false;	/* start_unit() done: one pass object per unit */
 };
 
 } /* namespace */

@@ -25,7 +25,6 @@
  * written in a macro argument.
  */
 #include "alloctag_plugin.h"
-#include "diagnostic.h"
 
 static struct alloctag_runtime runtime;
 static enum { RUNTIME_UNKNOWN, RUNTIME_FOUND, RUNTIME_MISSING } runtime_state;
@@ -62,6 +61,34 @@ static unsigned param_count(tree fndecl)
 	return n;
 }
 
+/* What a translation unit lacks to tag calls: it says which at the first one. */
+enum missing_runtime { HOOK_UNDECLARED, TAG_TYPE_INCOMPLETE };
+
+/* A call at LOC to CALLEE (NULL_TREE: an indirect call) cannot be tagged: NAME is WHAT. */
+static void cannot_tag(location_t loc, tree callee, enum missing_runtime what, const char *name)
+{
+	const char *hint = alloctag_opts.include_hint;
+
+	switch (what) {
+	case HOOK_UNDECLARED:
+		if (callee)
+			error_at(loc, "call to %qD cannot be tagged: %qs is not declared; "
+				 "include %<%s%>", callee, name, hint);
+		else
+			error_at(loc, "indirect call cannot be tagged: %qs is not declared; "
+				 "include %<%s%>", name, hint);
+		break;
+	case TAG_TYPE_INCOMPLETE:
+		if (callee)
+			error_at(loc, "call to %qD cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", callee, name, hint);
+		else
+			error_at(loc, "indirect call cannot be tagged: %<struct %s%> is "
+				 "incomplete; include %<%s%>", name, hint);
+		break;
+	}
+}
+
 /* A hook by name: a function, or diagnosed at the first tagged call. */
 static tree find_hook(const char *name, location_t call_loc, tree callee)
 {
@@ -69,12 +96,7 @@ static tree find_hook(const char *name, location_t call_loc, tree callee)
 
 	if (hook && TREE_CODE(hook) == FUNCTION_DECL)
 		return hook;
-	if (callee)
-		error_at(call_loc, "call to %qD cannot be tagged: %qs is not declared; "
-			 "include %<%s%>", callee, name, alloctag_opts.include_hint);
-	else
-		error_at(call_loc, "indirect call cannot be tagged: %qs is not declared; "
-			 "include %<%s%>", name, alloctag_opts.include_hint);
+	cannot_tag(call_loc, callee, HOOK_UNDECLARED, name);
 	return NULL_TREE;
 }
 
@@ -104,16 +126,10 @@ static bool check_hooks(location_t call_loc, tree callee)
 			 restore, save);
 		return false;
 	}
+	runtime.restore_takes_tag = n == 2;
 	runtime.tag_type = TYPE_MAIN_VARIANT(TREE_TYPE(tag_ptr));
 	if (!COMPLETE_TYPE_P(runtime.tag_type)) {
-		if (callee)
-			error_at(call_loc, "call to %qD cannot be tagged: %<struct %s%> is "
-				 "incomplete; include %<%s%>", callee, alloctag_opts.tag_type,
-				 alloctag_opts.include_hint);
-		else
-			error_at(call_loc, "indirect call cannot be tagged: %<struct %s%> is "
-				 "incomplete; include %<%s%>", alloctag_opts.tag_type,
-				 alloctag_opts.include_hint);
+		cannot_tag(call_loc, callee, TAG_TYPE_INCOMPLETE, alloctag_opts.tag_type);
 		return false;
 	}
 	return true;
@@ -318,19 +334,13 @@ static location_t written_location(location_t loc)
 {
 	loc = get_pure_location(loc);
 	while (linemap_location_from_macro_expansion_p(line_table, loc)) {
-		const line_map_macro *map = linemap_check_macro(linemap_lookup(line_table, loc));
-		unsigned token = loc - MAP_START_LOCATION(map);
-		location_t written, defined;
+		location_t written = alloctag_macro_argument_location(loc);
 
-		if (token >= MACRO_MAP_NUM_MACRO_TOKENS(map))
-			break;
-		written = MACRO_MAP_LOCATIONS(map)[2 * token];
-		defined = MACRO_MAP_LOCATIONS(map)[2 * token + 1];
-		if (written == defined)		/* from the body */
+		if (written == UNKNOWN_LOCATION)	/* from the body */
 			return linemap_resolve_location(line_table,
-							MACRO_MAP_EXPANSION_POINT_LOCATION(map),
+							alloctag_macro_expansion_point(loc),
 							LRK_MACRO_EXPANSION_POINT, NULL);
-		loc = written;			/* from an argument */
+		loc = written;				/* from an argument */
 	}
 	return linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
 }
@@ -345,7 +355,7 @@ struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const ch
 		xloc = expand_location(DECL_SOURCE_LOCATION(caller));
 	site.file = remap_macro_filename(xloc.file ? xloc.file : "");
 	site.line = xloc.line;
-	site.column = diagnostic_converted_column(global_dc, xloc);
+	site.column = alloctag_diagnostic_column(xloc);
 	site.function = function_name(caller);
 	site.callee = callee;
 	return site;

@@ -147,57 +147,57 @@ static tree emit_builtin_as(tree fndecl, tree name)
 	return fndecl;
 }
 
-static tree resolve_variant(tree fndecl)
+static void inform_tagged_here(tree fndecl)
 {
-	tree name = alloctag_variant_name(fndecl);
-	tree v = alloctag_lookup_decl(IDENTIFIER_POINTER(name));
-	location_t loc = DECL_SOURCE_LOCATION(fndecl);
-	bool is_macro;
+	inform(DECL_SOURCE_LOCATION(fndecl), "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
+}
 
-	/* A GCC built-in is checked with the hooks (alloctag_builtin.c). */
-	if (name == DECL_NAME(fndecl))
-		return fndecl;
-
-	if (v && TREE_CODE(v) != FUNCTION_DECL) {
+/* V, which the unit declares, as FNDECL's variant. */
+static tree use_declared_variant(tree fndecl, tree v)
+{
+	if (TREE_CODE(v) != FUNCTION_DECL) {
 		error_at(DECL_SOURCE_LOCATION(v),
 			 "%qD cannot be the untagged variant of %qD: it is not a function",
 			 v, fndecl);
-		inform(loc, "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
+		inform_tagged_here(fndecl);
 		return NULL_TREE;
 	}
-	if (v && !same_prototype(v, fndecl)) {
+	if (!same_prototype(v, fndecl)) {
 		error_at(DECL_SOURCE_LOCATION(v),
 			 "prototype of %qD does not match %qD, whose untagged variant it is",
 			 v, fndecl);
-		inform(loc, "%qD is declared %qs here", fndecl, ALLOCTAG_ATTRIBUTE);
+		inform_tagged_here(fndecl);
 		return NULL_TREE;
 	}
-	if (v && defined_here(v))
-		return v;
+	if (!defined_here(v) && defined_here(fndecl))
+		define_as_alias(v, fndecl);
+	return v;
+}
 
-	if (!v) {
-		alloctag_macro_value(IDENTIFIER_POINTER(name), &is_macro);
-		if (is_macro) {
-			error_at(loc, "untagged variant %qE of %qD is a macro; declare a function "
-				 "of that name or name one with %<%s(\"...\")%>",
-				 name, fndecl, ALLOCTAG_ATTRIBUTE);
-			return NULL_TREE;
-		}
-		if (!has_c_linkage(fndecl)) {
-			error_at(loc, "declare the untagged variant %qE of %qD: it cannot be "
-				 "derived for a function without C linkage", name, fndecl);
-			return NULL_TREE;
-		}
+/* A variant called NAME for FNDECL, which the unit does not declare. */
+static tree derive_variant(tree fndecl, tree name)
+{
+	location_t loc = DECL_SOURCE_LOCATION(fndecl);
+	bool is_macro;
+	tree v;
+
+	alloctag_macro_value(IDENTIFIER_POINTER(name), &is_macro);
+	if (is_macro) {
+		error_at(loc, "untagged variant %qE of %qD is a macro; declare a function "
+			 "of that name or name one with %<%s(\"...\")%>",
+			 name, fndecl, ALLOCTAG_ATTRIBUTE);
+		return NULL_TREE;
 	}
-
+	if (!has_c_linkage(fndecl)) {
+		error_at(loc, "declare the untagged variant %qE of %qD: it cannot be "
+			 "derived for a function without C linkage", name, fndecl);
+		return NULL_TREE;
+	}
 	if (defined_here(fndecl)) {
-		if (!v)
-			v = clone_declaration(fndecl, name);
+		v = clone_declaration(fndecl, name);
 		define_as_alias(v, fndecl);
 		return v;
 	}
-	if (v)
-		return v;
 	if (!TREE_PUBLIC(fndecl)) {
 		error_at(loc, "%qD is static and not defined here, and its untagged variant %qE "
 			 "is not declared", fndecl, name);
@@ -206,6 +206,18 @@ static tree resolve_variant(tree fndecl)
 	if (fndecl_built_in_p(fndecl, BUILT_IN_NORMAL))
 		return emit_builtin_as(fndecl, name);
 	return clone_declaration(fndecl, name);
+}
+
+static tree resolve_variant(tree fndecl)
+{
+	tree name = alloctag_variant_name(fndecl);
+	tree v;
+
+	/* A GCC built-in is checked with the hooks (alloctag_builtin.c). */
+	if (name == DECL_NAME(fndecl))
+		return fndecl;
+	v = alloctag_lookup_decl(IDENTIFIER_POINTER(name));
+	return v ? use_declared_variant(fndecl, v) : derive_variant(fndecl, name);
 }
 
 /*

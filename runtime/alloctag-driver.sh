@@ -15,6 +15,8 @@
 #   driver_check_preprocessed FILE   refuse preprocessed input that did not
 #                          come from the driver's own -E
 #   driver_check_build_host   refuse sources sent by distcc's pump mode
+#   driver_plugin          $plugin: the one built for the GCC the command runs
+#                          (reads gcc_plugin_dir and builds), or stop
 #   driver_exec ARGS...    run the command with ARGS (never returns)
 
 driver_fail() {
@@ -113,6 +115,35 @@ driver_check_build_host() {
 	[ "$parent" = distccd ] &&
 		driver_fail "distccd sent a source, not $driver's preprocessed output (distcc's pump mode?): the settings of the client would be lost; use plain distcc"
 	return 0
+}
+
+# A GCC loads only a plugin built against its own headers, which its plugin
+# directory names.  A compiler given in $compiler_var that is another GCC
+# (the command's last word: "ccache gcc-14" runs gcc-14; g++-14 is GCC 14
+# too) gets the plugin built for that one beside this build (make
+# CC=gcc-14: build/gcc-14/, with gcc-plugin-dir) or installed in its plugin
+# directory (make install CC=gcc-14); otherwise the driver stops, in one
+# line, rather than run a GCC with another's plugin.
+driver_plugin() {
+	local gcc dir p
+	eval "[ -n \"\${$compiler_var-}\" ]" || return 0
+	gcc=${compiler##* }
+	case ${gcc##*/} in
+	distcc | ccache | icecc) return 0 ;;	# a wrapper alone runs the default compiler
+	esac
+	command -v "$gcc" >/dev/null || driver_fail "$compiler_var: $gcc: command not found"
+	dir=$("$gcc" -print-file-name=plugin 2>/dev/null)
+	[ "$dir" = "$gcc_plugin_dir" ] && return 0
+	for p in ${builds:+$builds/*/alloctag.so} "$dir/alloctag.so"; do
+		[ -f "$p" ] || continue
+		[ "$p" = "$dir/alloctag.so" ] ||
+			[ "$(cat "${p%/*}/gcc-plugin-dir" 2>/dev/null)" = "$dir" ] || continue
+		plugin=$p
+		return 0
+	done
+	"$gcc" -v 2>&1 | grep -q '^gcc version' ||
+		driver_fail "$compiler_var=$compiler is not GCC: the alloctag plugin is a GCC plugin"
+	driver_fail "no alloctag plugin is built for $compiler_var=$compiler (this $driver's is for $compiler_default); build one: make CC=$(echo "$gcc" | sed 's/g++/gcc/')"
 }
 
 driver_exec() {

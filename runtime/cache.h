@@ -17,7 +17,7 @@
 #include "alloctag_internal.h"
 #include "heap.h"
 
-#define CACHE_MAX	((size_t)8 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
+#define CACHE_MAX	((size_t)4 << 20)	/* one thread: a burst of frees (bench/RESULTS.md) */
 #define RECLAIM_MISSES	4096u
 
 /* A block that leaves the runtime: not one of its blocks any more. */

@@ -2,8 +2,11 @@
 # tagged functions are tagged (templates: one tag per instantiation, as a
 # static in a template would be), exceptions pass through tagged calls (the
 # tag is not restored on that path, as with the kernel macro: the test resets it).
-if ! command -v g++ >/dev/null || [ "$TESTCC" != gcc ]; then
-	skip cxx/all "g++ loads the plugin built for gcc only"
+# The g++ of the compiler under test (gcc-14: g++-14): the plugin loads
+# into its own GCC only.
+gxx=$(echo "$TESTCC" | sed 's/gcc/g++/')
+if [ "$gxx" = "$TESTCC" ] || ! command -v "$gxx" >/dev/null; then
+	skip cxx/all "no $gxx, the g++ of $TESTCC"
 else
 cat > "$WORK/plain.cc" <<'CC'
 #include <map>
@@ -22,8 +25,8 @@ int f(int n) {
 CC
 	same=1
 	for opt in -O0 -O2; do
-		g++ $opt -c -o "$WORK/plain$opt.o" "$WORK/plain.cc" &&
-		g++ $opt -fplugin="$PLUGIN" -c -o "$WORK/plugin$opt.o" "$WORK/plain.cc" &&
+		"$gxx" $opt -c -o "$WORK/plain$opt.o" "$WORK/plain.cc" &&
+		"$gxx" $opt -fplugin="$PLUGIN" -c -o "$WORK/plugin$opt.o" "$WORK/plain.cc" &&
 		cmp -s "$WORK/plain$opt.o" "$WORK/plugin$opt.o" || same=0
 	done
 	[ $same = 1 ] && pass cxx/unchanged || fail cxx/unchanged "g++ output differs with the plugin loaded"
@@ -51,12 +54,12 @@ int main() {
 	printf("hits=%d n=%d\n", hits, n);
 }
 CC
-	out=$(cd "$WORK" && g++ -O2 -fplugin="$PLUGIN" -I"$TOP/runtime" -o tagged tagged.cc 2>&1 && ./tagged | sort)
+	out=$(cd "$WORK" && "$gxx" -O2 -fplugin="$PLUGIN" -I"$TOP/runtime" -o tagged tagged.cc 2>&1 && ./tagged | sort)
 	want=$(printf '%s\n' "12 twice" "12 twice" "15 main" "16 main" "17 operator()" "hits=5 n=11" | sort)
 	[ "$out" = "$want" ] && pass cxx/tagged || fail cxx/tagged "$out"
 
 	out=$(printf '%s\n' '#include <alloctag.h>' 'void *g(int) __alloc_tagged;' 'void *h() { return g(1); }' |
-		g++ -fplugin="$PLUGIN" -I"$TOP/runtime" -fdiagnostics-plain-output -x c++ -c -o /dev/null - 2>&1)
+		"$gxx" -fplugin="$PLUGIN" -I"$TOP/runtime" -fdiagnostics-plain-output -x c++ -c -o /dev/null - 2>&1)
 	echo "$out" | grep -q "error: declare the untagged variant 'g_noprof' of 'void\* g(int)': it cannot be derived for a function without C linkage" &&
 		pass cxx/mangled-needs-variant || fail cxx/mangled-needs-variant "$out"
 fi

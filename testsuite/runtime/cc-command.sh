@@ -5,7 +5,8 @@
 # from it; settings an outer ccache cannot see are refused.
 d=$WORK/cc-command
 rm -rf "$d" && mkdir -p "$d/bin"
-printf '#include <stdlib.h>\n#include <string.h>\nint main(void) { free(strdup("x")); return 0; }\n' > "$d/m.c"
+# (strdup's block escapes: GCC 15 deletes one that is only freed.)
+printf '#include <stdlib.h>\n#include <string.h>\nchar *volatile keep;\nint main(void) { free(keep = strdup("x")); return 0; }\n' > "$d/m.c"
 
 # bin/wrap: a wrapper like ccache: writes its arguments (one a line) and
 # ALLOCTAG_CC to wrap.log, then runs the command its arguments are, less

@@ -18,7 +18,7 @@ cat > "$d/main.cc" <<'CC'
 #include <string>
 #include <vector>
 extern "C" char *c_dup(const char *s);
-static char *keep[2];
+static char *volatile keep[2];	/* GCC 15 deletes an unread strdup */
 int main()
 {
 	std::vector<std::string> v(10, "a string too long for the small buffer");

@@ -5,6 +5,7 @@
  */
 #include <alloctag.h>
 #include <stdlib.h>
+#include "escape.h"
 
 void *xmalloc(size_t n) __alloc_tagged;
 
@@ -17,8 +18,8 @@ int main(void)
 {
 	void *(*indirect)(size_t) = xmalloc;
 
-	free(xmalloc(10));					// site 0/0 10/1 10
-	free(xmalloc(20));					// site 0/0 20/1 20
-	free(indirect(30));	/* untagged (no-indirect): the malloc in xmalloc is charged */
+	free(escape(xmalloc(10)));				// site 0/0 10/1 10
+	free(escape(xmalloc(20)));				// site 0/0 20/1 20
+	free(escape(indirect(30)));	/* untagged (no-indirect): the malloc in xmalloc is charged */
 	return 0;
 }

@@ -12,7 +12,7 @@
 
 int main(void)
 {
-	char *before = malloc(100), *after = NULL;
+	char *volatile before = malloc(100), *volatile after = NULL;	/* kept by GCC 15 too */
 	pid_t child;
 
 	memset(before, 1, 100);

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 #endif
 	sink = p;
 	sink = q;
+	sink = s;	/* GCC 15 deletes a strdup whose block is only freed */
 	free(s);
 	free(q);
 	free(p);
