@@ -241,7 +241,7 @@ check-live:
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
 # otherwise pick; tables in build/bench/results.md (bench/run; not a test,
-# not run by CI; about 40 minutes).  Recorded results: bench/RESULTS.md.
+# not run by CI; about 45 minutes).  Recorded results: bench/RESULTS.md.
 .PHONY: bench
 bench:
 	@CC=$(CC) bench/run
