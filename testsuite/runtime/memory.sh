@@ -167,8 +167,8 @@ C
 pool_check() {
 	build_both pool && run_both pool || return 1
 	# Caches hold at most their 32 MiB budget; idle a second, or trimmed,
-	# they hold nothing (but the busy thread's 8 MiB).
-	within rss idle 1 $((32 * 1024 + 4096)) && within inuse decayed 1 $((8 * 1024 + 1024)) &&
+	# they hold nothing (but the busy thread's 4 MiB, CACHE_MAX).
+	within rss idle 1 $((32 * 1024 + 4096)) && within inuse decayed 1 $((4 * 1024 + 1024)) &&
 		within rss trimmed 1 4096 && within rss exited 1 4096
 }
 check memory/idle-threads pool_check
