@@ -228,6 +228,17 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 
 static const char *const json_numbers[] = { "bytes", "calls", "total_bytes", "total_calls", "peak_bytes" };
 
+void site_set_place(struct site *site, const struct json *j, const char *file,
+		    const char *function, unsigned line, unsigned column)
+{
+	site->file = xstrdup(file);
+	site->function = xstrdup(function);
+	site->module = xstrdup(json_str(j, "module"));
+	site->callee = xstrdup(json_str(j, "callee"));
+	site->line = line;
+	site->column = column;
+}
+
 static int parse_json_site(struct snapshot *s, const struct json *j, size_t index, const char *name)
 {
 	int64_t v[ARRAY_SIZE(json_numbers)], line, column = 0;
@@ -249,12 +260,7 @@ static int parse_json_site(struct snapshot *s, const struct json *j, size_t inde
 		return -1;
 	}
 	site = snapshot_add(s);
-	site->file = xstrdup(file);
-	site->function = xstrdup(function);
-	site->module = xstrdup(json_str(j, "module"));
-	site->callee = xstrdup(json_str(j, "callee"));
-	site->line = line;
-	site->column = column;
+	site_set_place(site, j, file, function, line, column);
 	site->bytes = v[0];
 	site->calls = v[1];
 	site->total_bytes = v[2];

@@ -77,6 +77,12 @@ int site_same_place(const struct site *a, const struct site *b);
 /* "file:line[:column] [module] func:function[ callee:name]" into B. */
 void site_tag_info(struct buf *b, const struct site *site, int with_column);
 
+/* SITE's place: FILE, FUNCTION, LINE and COLUMN, and J's "module" and
+ * "callee" (a json report's or a timeline's site object). */
+struct json;
+void site_set_place(struct site *site, const struct json *j, const char *file,
+		    const char *function, unsigned line, unsigned column);
+
 /* Parse a report's text (allocinfo, full, json); NAME is for messages. */
 int report_parse(struct snapshot *s, const char *text, size_t len, const char *name);
 /* Does TEXT look like a timeline rather than a report? */

@@ -93,12 +93,7 @@ static int read_site(struct reader *r, const struct json *j)
 	site = &tl->sites[tl->nsites];
 	memset(site, 0, sizeof(*site));
 	site->id = id;
-	site->file = xstrdup(file);
-	site->function = xstrdup(function);
-	site->module = xstrdup(json_str(j, "module"));
-	site->callee = xstrdup(json_str(j, "callee"));
-	site->line = line;
-	site->column = column;
+	site_set_place(site, j, file, function, line, column);
 	tl->max_live[tl->nsites] = 0;
 	memset(r->state + tl->nsites * TIMELINE_VALUES, 0, TIMELINE_VALUES * sizeof(*r->state));
 	tl->index_of[id] = ++tl->nsites;
