@@ -28,8 +28,8 @@ PLUGIN := $(B)/alloctag.so
 PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
-RUNTIME_SRCS := $(addprefix runtime/,alloctag.c cache.c registry.c counters.c counters_read.c \
-	format.c live.c live_dir.c config.c report.c process.c heap.c)
+RUNTIME_SRCS := $(addprefix runtime/,malloc.c base.c heap.c segment.c large.c next.c registry.c \
+	counters.c counters_read.c format.c live.c live_dir.c config.c report.c process.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
@@ -102,7 +102,7 @@ define runtime_in
 $(1)/runtime:
 	mkdir -p $$@
 # The allocator itself: GCC must not treat its malloc as the built-in one.
-$(1)/runtime/alloctag.o: RUNTIME_CFLAGS += -fno-builtin
+$(1)/runtime/malloc.o: RUNTIME_CFLAGS += -fno-builtin
 $(1)/runtime/%.o: runtime/%.c $$(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(1)/runtime
 	$$(CC) $$(RUNTIME_CFLAGS) $(2) -c -o $$@ $$<
 $(1)/liballoctag.a: $$(patsubst runtime/%.c,$(1)/runtime/%.o,$$(RUNTIME_SRCS))

@@ -27,8 +27,8 @@
 #include "alloctag_internal.h"
 #include "counters_read.h"
 
-static char *extents[COUNTERS_MAX_EXTENTS];
-static _Atomic uint32_t nextents;	/* published after extents[i] */
+char *alloctag_extents[COUNTERS_MAX_EXTENTS];
+static _Atomic uint32_t nextents;	/* published after alloctag_extents[i] */
 static uint64_t next_free;		/* offset of the first byte no chunk has */
 static int backing = -1;		/* the live file, or -1 */
 static char *at_fork;			/* the counters as they were at fork (a copy) */
@@ -56,7 +56,7 @@ static int64_t now_ns(void)
 
 static struct counters_header *header(void)
 {
-	return (struct counters_header *)extents[0];
+	return (struct counters_header *)alloctag_extents[0];
 }
 
 /* Extent I, mapped from the live file, or anonymous. */
@@ -86,8 +86,8 @@ static int start(void)
 {
 	struct counters_header *h;
 
-	extents[0] = alloctag_map(EXTENT_SIZE);
-	if (!extents[0])
+	alloctag_extents[0] = alloctag_map(EXTENT_SIZE);
+	if (!alloctag_extents[0])
 		return -1;
 	store_release(&nextents, 1);
 	h = header();
@@ -116,7 +116,7 @@ struct counters_header *alloctag_counters(void)
 
 void *alloctag_counters_at(uint64_t offset)
 {
-	return extents[offset / EXTENT_SIZE] + offset % EXTENT_SIZE;
+	return alloctag_extents[offset / EXTENT_SIZE] + offset % EXTENT_SIZE;
 }
 
 /* The live file cannot hold more: later extents are the process's alone. */
@@ -136,12 +136,12 @@ static int make_room(uint32_t size)
 	if (i >= COUNTERS_MAX_EXTENTS)
 		return -1;
 	if (i == nextents) {
-		extents[i] = map_extent(i, backing);
-		if (!extents[i] && backing >= 0) {
+		alloctag_extents[i] = map_extent(i, backing);
+		if (!alloctag_extents[i] && backing >= 0) {
 			stop_backing();
-			extents[i] = map_extent(i, -1);
+			alloctag_extents[i] = map_extent(i, -1);
 		}
-		if (!extents[i])
+		if (!alloctag_extents[i])
 			return -1;
 		store_release(&nextents, i + 1);
 	}
@@ -179,7 +179,7 @@ uint64_t alloctag_counters_chunk(enum chunk_kind kind, uint32_t size, uint32_t t
 
 void alloctag_counters_view(struct counters_view *v)
 {
-	v->extents = (const char *const *)extents;
+	v->extents = (const char *const *)alloctag_extents;
 	v->nextents = load_acquire(&nextents);
 	v->limit = (uint64_t)v->nextents * EXTENT_SIZE;
 }
@@ -199,9 +199,9 @@ static int rebind_extent(uint32_t i, int fd)
 
 	if (!copy)
 		return -1;
-	memcpy(copy, at_fork ? at_fork + (size_t)i * EXTENT_SIZE : extents[i], extent_in_use(i));
+	memcpy(copy, at_fork ? at_fork + (size_t)i * EXTENT_SIZE : alloctag_extents[i], extent_in_use(i));
 	if (mremap(copy, EXTENT_SIZE, EXTENT_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED,
-		   extents[i]) == MAP_FAILED) {
+		   alloctag_extents[i]) == MAP_FAILED) {
 		munmap(copy, EXTENT_SIZE);
 		return -1;
 	}
@@ -255,7 +255,7 @@ void alloctag_counters_before_fork(void)
 		return;
 	at_fork = alloctag_map((size_t)n * EXTENT_SIZE);
 	for (uint32_t i = 0; at_fork && i < n; i++)
-		memcpy(at_fork + (size_t)i * EXTENT_SIZE, extents[i], extent_in_use(i));
+		memcpy(at_fork + (size_t)i * EXTENT_SIZE, alloctag_extents[i], extent_in_use(i));
 }
 
 /* In the parent, and in the child once it has its own counters. */

@@ -53,6 +53,11 @@
 #define EXTENT_SIZE		(1u << 20)	/* a multiple of any page size */
 #define COUNTERS_MAX_EXTENTS	4096u		/* 4 GiB of counters */
 #define PROGRAM_MAX		256
+/*
+ * A slot in the header's chunk, after the header, that no reader sums: the
+ * runtime charges it when it cannot make a slot (out of memory).
+ */
+#define COUNTERS_LOST_SLOT	(CHUNK_SIZE - 64)
 
 enum counters_state {
 	COUNTERS_RUNNING = 1,	/* the process has not exited */
@@ -130,6 +135,6 @@ struct counters_slot {
 _Static_assert(sizeof(struct counters_chunk) == 64, "chunk header is one cache line");
 _Static_assert(sizeof(struct counters_site) == 64, "site records are 64 bytes");
 _Static_assert(sizeof(struct counters_slot) == 64, "slots are one cache line");
-_Static_assert(sizeof(struct counters_header) <= CHUNK_SIZE, "the header is one chunk");
+_Static_assert(sizeof(struct counters_header) <= COUNTERS_LOST_SLOT, "the header and the lost slot are one chunk");
 
 #endif /* ALLOCTAG_COUNTERS_H */

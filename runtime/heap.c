@@ -1,111 +1,353 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * alloctag runtime: the allocator under it, when it is not glibc's (heap.h):
- * how it is found out, and chunks laid out inside its blocks.
+ * alloctag runtime: a thread's heap of slabs (heap.h), under the fast paths
+ * of malloc.c: a slab per class to allocate from, the others in a ring per
+ * class, blocks listed a few at a time, other threads' frees taken back,
+ * empty slabs given back.
  */
 #define _GNU_SOURCE
-#include <link.h>
-#include <malloc.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
 #include "heap.h"
 
-int alloctag_foreign_heap;
+#define EXTEND_BYTES	4096u			/* blocks listed at once: about a page's */
+#define SCAN_MAX	8			/* queued slabs looked at before a new one */
+#define KEEP_EMPTY	((size_t)4 << 10)	/* an empty current slab touched at most this stays */
+#define COLLECT_NS	(50 * 1000000ll)	/* exited threads' slabs looked at, at most this often */
 
-/* Valgrind's client request RUNNING_ON_VALGRIND (valgrind.h): 0 natively. */
-static unsigned long running_on_valgrind(void)
+struct slab alloctag_no_slab = { .free = LIST_END };
+
+/* The ring of T's other slabs of class CLS: insert, remove. */
+static void ring_insert(struct thread_state *t, uint32_t cls, struct slab *s, int front)
 {
-	unsigned long result = 0;
-#if defined(__x86_64__)
-	volatile unsigned long request[6] = { 0x1001 };
+	struct slab *head = t->queue[cls];
 
-	__asm__ volatile("rolq $3, %%rdi; rolq $13, %%rdi\n\t"
-			 "rolq $61, %%rdi; rolq $51, %%rdi\n\t"
-			 "xchgq %%rbx, %%rbx"
-			 : "=d"(result) : "a"(&request[0]), "0"(result) : "cc", "memory");
-#endif
-	return result;
-}
-
-/* A Valgrind tool that replaces malloc preloads vgpreload_TOOL (callgrind does not). */
-static int replacing_tool(struct dl_phdr_info *info, size_t size, void *data)
-{
-	const char *name = strrchr(info->dlpi_name, '/');
-
-	(void)size;
-	(void)data;
-	name = name ? name + 1 : info->dlpi_name;
-	return !strncmp(name, "vgpreload_", 10) && strncmp(name, "vgpreload_core", 14);
-}
-
-#define GLIBC_MXFAST	(64 * SIZE_SZ / 4)	/* glibc's DEFAULT_MXFAST */
-
-/* Whether GLIBC_TUNABLES names TUNABLE. */
-static int tunable_set(const char *tunable)
-{
-	const char *t = getenv("GLIBC_TUNABLES");
-
-	return t && strstr(t, tunable);
-}
-
-/* Once, before the first block: whether the heap is glibc's. */
-void alloctag_heap_detect(void)
-{
-	static _Atomic int detected;
-
-	if (atomic_exchange_explicit(&detected, 1, memory_order_relaxed))
+	if (!head) {
+		s->next = s->prev = s;
+		t->queue[cls] = s;
 		return;
-	alloctag_foreign_heap = running_on_valgrind() && dl_iterate_phdr(replacing_tool, NULL);
-	/*
-	 * glibc's fastbins take the chunks of requests up to M_MXFAST (128)
-	 * bytes; with the trailer, the same requests need M_MXFAST + TRAILER.
-	 * Unless the program's GLIBC_TUNABLES chose a value of its own.
-	 */
-	if (!alloctag_foreign_heap && !tunable_set("glibc.malloc.mxfast"))
-		mallopt(M_MXFAST, GLIBC_MXFAST + TRAILER);
-}
-
-/* glibc's request2size(): the chunk that holds REQUEST bytes. */
-static size_t chunk_for(size_t request)
-{
-	size_t chunk = (request + SIZE_SZ + CHUNK_ALIGN - 1) & ~(size_t)(CHUNK_ALIGN - 1);
-
-	return chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
-}
-
-void *alloctag_foreign_alloc(size_t align, size_t request, int zero)
-{
-	size_t lead = align > 2 * SIZE_SZ ? align : 2 * SIZE_SZ, chunk, total;
-	char *block, *p;
-
-	if (request > PTRDIFF_MAX - lead - 2 * CHUNK_ALIGN)
-		return NULL;
-	chunk = chunk_for(request);
-	total = lead + heap_usable(chunk);
-	block = lead > 2 * SIZE_SZ ? __libc_memalign(align, total) : __libc_malloc(total);
-	if (!block)
-		return NULL;
-	p = block + lead;
-	((size_t *)p)[-2] = lead;
-	((size_t *)p)[-1] = chunk | PREV_INUSE;
-	if (zero)
-		memset(p, 0, heap_usable(chunk));
-	return p;
-}
-
-void alloctag_foreign_free(void *p)
-{
-	__libc_free((char *)p - ((size_t *)p)[-2]);
-}
-
-void *alloctag_foreign_resize(void *p, size_t request)
-{
-	size_t old = heap_usable(field_chunk(chunk_field(p)));
-	void *moved = alloctag_foreign_alloc(CHUNK_ALIGN, request, 0);
-
-	if (moved) {
-		memcpy(moved, p, old < request ? old : request);
-		alloctag_foreign_free(p);
 	}
-	return moved;
+	s->next = head;
+	s->prev = head->prev;
+	head->prev->next = s;
+	head->prev = s;
+	if (front)
+		t->queue[cls] = s;
+}
+
+static void ring_remove(struct thread_state *t, uint32_t cls, struct slab *s)
+{
+	if (s->next == s) {
+		t->queue[cls] = NULL;
+	} else {
+		s->prev->next = s->next;
+		s->next->prev = s->prev;
+		if (t->queue[cls] == s)
+			t->queue[cls] = s->next;
+	}
+	s->next = s->prev = NULL;
+}
+
+/* Blocks of SIZE bytes a slab holds, each with its vector entry. */
+static uint32_t slab_capacity(uint32_t size)
+{
+	uint32_t m = (uint32_t)(SLAB_SIZE / (size + sizeof(uint32_t)));
+
+	while (((m * sizeof(uint32_t) + CLASS_GRAIN - 1) & ~(size_t)(CLASS_GRAIN - 1)) + (size_t)m * size > SLAB_SIZE)
+		m--;
+	return m;
+}
+
+static uint32_t next_key(struct thread_state *t)
+{
+	uint32_t x = t->rng;			/* xorshift32 */
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return t->rng = x;
+}
+
+/* Slab S, just taken from the pool, made T's for class CLS: no block listed yet. */
+static void slab_init(struct thread_state *t, struct slab *s, uint32_t cls)
+{
+	uint32_t size = class_size(cls), cap = slab_capacity(size);
+	size_t vector = (cap * sizeof(uint32_t) + CLASS_GRAIN - 1) & ~(size_t)(CLASS_GRAIN - 1);
+	char *base = slab_base(s);
+
+	/* A released slab's entries are all 0; another class's may cover old blocks. */
+	if (s->dirty && s->cls != cls)
+		memset(base, 0, vector);
+	s->data = base + vector;
+	s->size = size;
+	s->capacity = cap;
+	s->inv = (uint32_t)(((uint64_t)1 << 32) / size + 1);
+	s->key = next_key(t);
+	s->free = LIST_END;
+	s->used = 0;
+	s->reserved = 0;
+	s->cls = cls;
+	s->dirty = 1;
+	store_relaxed(&s->remote, 0);
+	s->span = cap * size;
+	debug_assert(s->owner == t->number);
+}
+
+/* More of S's blocks on its (empty) free list: 0 if it has none left. */
+static int extend(struct slab *s)
+{
+	uint32_t first = s->reserved, n = s->capacity - first, batch = EXTEND_BYTES / s->size;
+
+	debug_assert(s->free == LIST_END);
+	if (!n)
+		return 0;
+	if (n > batch)
+		n = batch ? batch : 1;
+	s->reserved = first + n;
+	for (uint32_t i = first; i + 1 < first + n; i++)
+		link_write(s, slab_block(s, i), i + 1);
+	link_write(s, slab_block(s, first + n - 1), LIST_END);
+	s->free = first;
+	return 1;
+}
+
+static COLD void corrupted(const void *p)
+{
+	alloctag_heap_error("malloc(): corrupted list of freed blocks (a freed block was written to)", p);
+}
+
+/*
+ * Other threads' frees of S's blocks taken onto its local list, each block
+ * checked: 1 if there were any.  The owner's.
+ */
+static int collect(struct slab *s)
+{
+	_Atomic uint32_t *vector = slab_vector(s);
+	uint32_t head, i, n = 0, next;
+
+	if (!load_relaxed(&s->remote))
+		return 0;
+	head = exchange_acquire(&s->remote, 0);
+	for (i = head - 1;; i = next) {
+		if (i >= s->reserved || load_relaxed(&vector[i]) != 0 || ++n > s->used)
+			corrupted(slab_block(s, i < s->reserved ? i : 0));
+		next = link_read(s, slab_block(s, i));
+		if (next == LIST_END)
+			break;
+	}
+	link_write(s, slab_block(s, i), s->free);
+	s->free = head - 1;
+	s->used -= n;
+	return 1;
+}
+
+void alloctag_heap_remote_push(struct slab *s, uint32_t i, void *p)
+{
+	uint32_t old = load_relaxed(&s->remote);
+
+	do
+		link_write(s, p, old ? old - 1 : LIST_END);
+	while (!cas_release(&s->remote, &old, i + 1));
+}
+
+/* Whether S has a free block now, its remote frees taken or more listed. */
+static int has_free(struct slab *s)
+{
+	return s->free != LIST_END || collect(s) || extend(s);
+}
+
+/* One of T's queued slabs of class CLS with a free block, taken off the ring; or NULL. */
+static struct slab *from_ring(struct thread_state *t, uint32_t cls)
+{
+	struct slab *s;
+
+	for (int n = 0; n < SCAN_MAX && (s = t->queue[cls]); n++) {
+		if (has_free(s)) {
+			ring_remove(t, cls, s);
+			return s;
+		}
+		t->queue[cls] = s->next;	/* full: looked at again after the others */
+	}
+	return NULL;
+}
+
+/* A slab of exited thread T's, collected: its remote frees, its empty slabs released. */
+static void collect_state(struct thread_state *t)
+{
+	for (uint32_t cls = 1; cls < CLASSES; cls++) {
+		struct slab *s = t->queue[cls], *next;
+		size_t n = 0, len = 0;
+
+		for (struct slab *q = s; q && (q != s || !len); q = q->next)
+			len++;
+		for (; s && n < len; s = next, n++) {
+			next = s->next;
+			collect(s);
+			if (!s->used) {
+				ring_remove(t, cls, s);
+				alloctag_slab_release(s);
+			}
+		}
+	}
+}
+
+/* Every exited thread's state that no one is adopting: its empty slabs back. */
+static void collect_exited(void)
+{
+	for (struct thread_state *t = load_acquire(&alloctag_states); t; t = t->next) {
+		int expect = STATE_FREE;
+
+		if (load_relaxed(&t->in_use) != STATE_FREE ||
+		    !cas_acquire(&t->in_use, &expect, STATE_COLLECTING))
+			continue;
+		collect_state(t);
+		store_release(&t->in_use, STATE_FREE);
+	}
+}
+
+static int64_t coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Now and then, before a new slab: exited threads' slabs that emptied since. */
+static void maybe_collect_exited(void)
+{
+	static _Atomic int64_t last;
+	int64_t now = coarse_ns(), then = load_relaxed(&last);
+
+	if (now - then < COLLECT_NS || !atomic_compare_exchange_strong_explicit(
+			&last, &then, now, memory_order_relaxed, memory_order_relaxed))
+		return;
+	collect_exited();
+}
+
+static struct slab *new_slab(struct thread_state *t, uint32_t cls)
+{
+	struct slab *s;
+
+	maybe_collect_exited();
+	s = alloctag_slab_acquire(t->number);
+	if (s) {
+		slab_init(t, s, cls);
+		extend(s);
+	}
+	return s;
+}
+
+struct slab *alloctag_heap_refill(struct thread_state *t, uint32_t cls)
+{
+	struct slab *s = t->current[cls];
+
+	if (s != &alloctag_no_slab) {
+		if (has_free(s))
+			return s;
+		ring_insert(t, cls, s, 0);
+	}
+	s = from_ring(t, cls);
+	if (!s)
+		s = new_slab(t, cls);
+	t->current[cls] = s ? s : &alloctag_no_slab;
+	return s;
+}
+
+void alloctag_heap_first_free(struct thread_state *t, struct slab *s)
+{
+	if (t->current[s->cls] == s)
+		return;
+	ring_remove(t, s->cls, s);
+	ring_insert(t, s->cls, s, 1);
+}
+
+/* The bytes of S touched so far: its blocks listed and their entries. */
+static size_t touched(const struct slab *s)
+{
+	return (size_t)s->reserved * (s->size + sizeof(uint32_t));
+}
+
+void alloctag_heap_emptied(struct thread_state *t, struct slab *s)
+{
+	debug_assert(s->used == 0 && s->owner == t->number);
+	if (t->current[s->cls] == s) {
+		if (touched(s) <= KEEP_EMPTY)
+			return;
+		t->current[s->cls] = &alloctag_no_slab;
+	} else {
+		ring_remove(t, s->cls, s);
+	}
+	alloctag_slab_release(s);
+}
+
+/* T's slabs of every class into their rings, the empty ones released. */
+static void release_current(struct thread_state *t)
+{
+	for (uint32_t cls = 1; cls < CLASSES; cls++) {
+		struct slab *s = t->current[cls];
+
+		if (s == &alloctag_no_slab)
+			continue;
+		t->current[cls] = &alloctag_no_slab;
+		collect(s);
+		if (s->used)
+			ring_insert(t, cls, s, 0);
+		else
+			alloctag_slab_release(s);
+	}
+}
+
+void alloctag_heap_exit(struct thread_state *t)
+{
+	release_current(t);
+	collect_state(t);
+}
+
+int alloctag_heap_trim(struct thread_state *t)
+{
+	if (t != &alloctag_boot_state) {
+		release_current(t);
+		collect_state(t);
+	}
+	collect_exited();
+	return alloctag_pool_trim();
+}
+
+void alloctag_heap_usage(size_t *in_use, size_t *free_bytes)
+{
+	*in_use = *free_bytes = 0;
+	for (struct segment *seg = alloctag_segments(); seg; seg = seg->next)
+		for (size_t i = 1; i < SLABS_PER_SEGMENT; i++) {
+			const struct slab *s = &seg->slabs[i];
+			size_t used = s->used, reserved = s->reserved;
+
+			if (!s->span || used > reserved)
+				continue;
+			*in_use += used * s->size;
+			*free_bytes += (reserved - used) * s->size;
+		}
+}
+
+/* 32 bits of the kernel's random bytes for this process (AT_RANDOM). */
+static uint32_t process_random(void)
+{
+	const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
+	uint32_t r = 0x2545f491u;
+
+	if (random)
+		memcpy(&r, random + 12, sizeof(r));
+	return r;
+}
+
+void alloctag_heap_init(struct thread_state *t)
+{
+	for (uint32_t cls = 0; cls < CLASSES; cls++) {
+		t->current[cls] = &alloctag_no_slab;
+		t->queue[cls] = NULL;
+	}
+	t->rng = t->number * 0x9e3779b9u ^ process_random();
+	if (!t->rng)
+		t->rng = 1;
 }

@@ -1,87 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * heap.h: the allocator under the runtime.  Every call the runtime makes to
- * it is here: glibc's __libc_malloc and friends, whose chunks block.h
- * knows.
+ * heap.h: a thread's heap of slabs (state.h's current and queue), the slow
+ * paths under malloc's and free()'s fast paths.
  *
- * Under a Valgrind tool that replaces malloc (memcheck, massif, ...; run
- * with --soname-synonyms=somalloc=nouserintercepts so that the program's
- * malloc stays this runtime's), __libc_malloc is Valgrind's, whose blocks
- * have no glibc chunk around them: the heap is foreign.  heap.c then lays
- * out a chunk of its own inside each of Valgrind's blocks, so that the fast
- * paths, which read a chunk's size field, run unchanged:
+ * Single writer: a slab's free list, used and reserved are written by the
+ * state that owns it only (the owning thread; nothing else may run in it).
+ * Another thread's free() of one of its blocks clears the block's vector
+ * entry (an exchange: a second free of it is caught) and pushes the block
+ * on the slab's remote list (a CAS); the owner takes the whole remote list
+ * (an exchange) when it runs out of blocks, and checks every block it takes:
+ * a link that is not a block of the slab, or a block whose entry is not 0,
+ * is a corrupted list (a write to a freed block), never followed.
  *
- *   Valgrind's block: [ ... | lead | size|PREV_INUSE | p: usable ... ]
- *                                     p[-2]    p[-1]
- *   lead: p - the block's start (16, or the alignment asked for)
- *
- * A pointer that is not one of the runtime's blocks goes to __libc_free
- * itself (heap_free_other): glibc's or Valgrind's, whichever made it.
+ * Memory is bounded: a slab whose blocks are all free goes back to the
+ * pool (segment.h), but for the slab a class allocates from while it has
+ * touched at most KEEP_EMPTY bytes (so that a malloc/free pair in a loop
+ * does not take and give a slab each time); a thread that exits gives
+ * back every empty slab, and its state keeps the others for the next
+ * thread; the slabs of exited threads' states that emptied since are taken
+ * back by other threads now and then (COLLECT_NS), and by malloc_trim().
  */
 #ifndef ALLOCTAG_HEAP_H
 #define ALLOCTAG_HEAP_H
 
-#include "alloctag_internal.h"
+#include "state.h"
 
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
+/*
+ * T's slab of class CLS with a free block, made current: the current one
+ * (its remote frees taken, or more of its blocks listed), another of T's, or
+ * a new one.  NULL: no memory.
+ */
+struct slab *alloctag_heap_refill(struct thread_state *t, uint32_t cls) INTERNAL;
 
-extern int alloctag_foreign_heap INTERNAL;
-void *alloctag_foreign_alloc(size_t align, size_t request, int zero) INTERNAL;
-void *alloctag_foreign_resize(void *p, size_t request) INTERNAL;
-void alloctag_foreign_free(void *p) INTERNAL;
+/* S, one of T's, got its first free block (its list was empty). */
+void alloctag_heap_first_free(struct thread_state *t, struct slab *s) INTERNAL;
 
-static inline void *heap_alloc(size_t request)
-{
-	if (likely(!alloctag_foreign_heap))
-		return __libc_malloc(request);
-	return alloctag_foreign_alloc(CHUNK_ALIGN, request, 0);
-}
+/* S, one of T's, has no block in use any more. */
+void alloctag_heap_emptied(struct thread_state *t, struct slab *s) INTERNAL;
 
-static inline void *heap_alloc_zeroed(size_t request)
-{
-	if (likely(!alloctag_foreign_heap))
-		return __libc_calloc(1, request);
-	return alloctag_foreign_alloc(CHUNK_ALIGN, request, 1);
-}
+/* Block I at P of S, which another state owns, freed: its entry was cleared. */
+void alloctag_heap_remote_push(struct slab *s, uint32_t i, void *p) INTERNAL;
 
-static inline void *heap_alloc_aligned(size_t align, size_t request)
-{
-	if (likely(!alloctag_foreign_heap))
-		return __libc_memalign(align, request);
-	return alloctag_foreign_alloc(align, request, 0);
-}
+/* T's thread exits: its empty slabs back to the pool, the others stay in T. */
+void alloctag_heap_exit(struct thread_state *t) INTERNAL;
 
-/* A block of the runtime's, given REQUEST bytes: moved, or where it was. */
-static inline void *heap_resize(void *p, size_t request)
-{
-	if (likely(!alloctag_foreign_heap))
-		return __libc_realloc(p, request);
-	return alloctag_foreign_resize(p, request);
-}
+/* malloc_trim(): T's empty slabs and exited threads', then the pool's memory: whether any. */
+int alloctag_heap_trim(struct thread_state *t) INTERNAL;
 
-/* A chunk of the runtime's, back to the allocator. */
-static inline void heap_free(void *p)
-{
-	if (likely(!alloctag_foreign_heap))
-		__libc_free(p);
-	else
-		alloctag_foreign_free(p);
-}
+/* Bytes in blocks in use and in free blocks, over every slab (racy: for statistics). */
+void alloctag_heap_usage(size_t *in_use, size_t *free_bytes) INTERNAL;
 
-/* A pointer that is not the runtime's: its allocator frees it, or says what is wrong. */
-static inline void heap_free_other(void *p)
-{
-	__libc_free(p);
-}
-
-/* The same for realloc: the block stays its allocator's, uncounted. */
-static inline void *heap_resize_other(void *p, size_t n)
-{
-	return __libc_realloc(p, n);
-}
+/* A new state's heap: no slab yet. */
+void alloctag_heap_init(struct thread_state *t) INTERNAL;
 
 #endif /* ALLOCTAG_HEAP_H */

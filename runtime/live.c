@@ -28,6 +28,8 @@
 #include <unistd.h>
 #include "alloctag_internal.h"
 #include "live_dir.h"
+#include "next.h"
+#include "registry.h"
 
 static int live_fd = -1;
 static char live_path[LIVE_PATH_MAX + 32];
@@ -91,14 +93,6 @@ static void start_file(void)
 	close(dir);
 }
 
-/* free() is not this runtime's when the runtime was loaded after the C library. */
-static int frees_unseen(void)
-{
-	void *global_free = dlsym(RTLD_DEFAULT, "free");
-
-	return global_free && global_free != (void *)alloctag_own_free;
-}
-
 void alloctag_live_start(void)
 {
 	struct counters_header *h;
@@ -109,7 +103,7 @@ void alloctag_live_start(void)
 	alloctag_registry_unlock();
 	if (!h)
 		return;
-	if (frees_unseen())
+	if (mode() == MODE_FORWARD)
 		atomic_fetch_or_explicit(&h->state, COUNTERS_FREE_UNSEEN, memory_order_relaxed);
 	if (alloctag_config.live)
 		start_file();

@@ -20,49 +20,55 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include "alloctag_internal.h"
+#include "large.h"
+#include "next.h"
+#include "registry.h"
+#include "segment.h"
 
-uint64_t alloctag_trailer_key;
-/* The trailers' key: odd, from the kernel's random bytes for this program. */
-void alloctag_key_init(void)
-{
-	const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
-	uint64_t key = 0x9e3779b97f4a7c15ull;
-
-	if (random) {
-		uint64_t bytes;
-
-		memcpy(&bytes, random + 8, sizeof(bytes));
-		key ^= bytes;
-	}
-	alloctag_trailer_key = key | 1;
-}
-
+/*
+ * fork(): every lock of the runtime's held across it, in one order
+ * (registry, pool, large table shards), so that the child finds each
+ * structure whole; the child's other threads' states are orphaned
+ * (registry.c).  A thread's own slabs take no lock: the child's one thread
+ * is the one that called fork(), outside malloc.
+ */
 static void before_fork(void)
 {
 	alloctag_registry_lock();
+	alloctag_pool_lock();
+	alloctag_large_lock_all();
 	alloctag_counters_before_fork();
 }
 
 static void after_fork_parent(void)
 {
 	alloctag_counters_forked();
+	alloctag_large_unlock_all();
+	alloctag_pool_unlock();
 	alloctag_registry_unlock();
 }
 
 static void after_fork_child(void)
 {
+	alloctag_large_after_fork_child();
+	alloctag_pool_after_fork_child();
 	alloctag_registry_after_fork();
-	alloctag_cache_after_fork(alloctag_self);
 	alloctag_live_after_fork();
 	alloctag_counters_forked();
 	alloctag_report_after_fork();
 }
 
+/*
+ * What malloc.c refers to, so that a static link of liballoctag.a takes
+ * this file, with its constructor and destructor, whatever else it needs.
+ */
+const char alloctag_process_linked = 1;
+
 __attribute__((constructor)) static void process_start(void)
 {
+	mode();
 	alloctag_report_streams();
 	alloctag_config_read();
-	alloctag_cache_init();
 	alloctag_live_start();
 	alloctag_report_start();
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -19,14 +19,18 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
-#include "cache.h"
+#include "alloctag_internal.h"
+#include "heap.h"
+#include "registry.h"
 
-/* Until a thread first allocates: no slots (the fast path's bounds check
- * fails) and a cache that looks full (frees go to glibc). */
+/*
+ * Until a thread first allocates (and while it exits): no slots, so that
+ * the fast paths' bounds check fails, and no slab.
+ */
 struct thread_state alloctag_boot_state = {
-	.cache_bytes = SIZE_MAX / 2,
-	.steal_lock = PTHREAD_MUTEX_INITIALIZER,
+	.current = { [0 ... CLASSES - 1] = &alloctag_no_slab },
 };
 __thread struct thread_state *alloctag_self TLS_IE = &alloctag_boot_state;
 
@@ -40,7 +44,7 @@ struct alloc_tag alloctag_untagged = {
 #define STATES_PER_MAP	(65536 / sizeof(struct thread_state))
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(struct thread_state *) all_states;
+_Atomic(struct thread_state *) alloctag_states;
 static uint32_t threads_made;
 static pthread_key_t state_key;
 static pthread_once_t state_key_once = PTHREAD_ONCE_INIT;
@@ -53,11 +57,6 @@ void alloctag_registry_lock(void)
 void alloctag_registry_unlock(void)
 {
 	pthread_mutex_unlock(&registry_lock);
-}
-
-struct thread_state *alloctag_first_state(void)
-{
-	return load_acquire(&all_states);
 }
 
 /*
@@ -289,8 +288,8 @@ static void release_state(void *p)
 	struct thread_state *t = p;
 
 	alloctag_self = &alloctag_boot_state;
-	alloctag_cache_flush(t);
-	store_release(&t->in_use, 0);
+	alloctag_heap_exit(t);
+	store_release(&t->in_use, STATE_FREE);
 }
 
 static void make_state_key(void)
@@ -312,10 +311,10 @@ static struct thread_state *new_state(void)
 	t = pooled ? &pool[STATES_PER_MAP - pooled--] : NULL;
 	if (t) {
 		t->number = ++threads_made;
-		pthread_mutex_init(&t->steal_lock, NULL);
-		store_relaxed(&t->in_use, 1);
-		t->next = load_relaxed(&all_states);
-		store_release(&all_states, t);
+		alloctag_heap_init(t);
+		store_relaxed(&t->in_use, STATE_OWNED);
+		t->next = load_relaxed(&alloctag_states);
+		store_release(&alloctag_states, t);
 	}
 	alloctag_registry_unlock();
 	return t;
@@ -323,16 +322,13 @@ static struct thread_state *new_state(void)
 
 static struct thread_state *adopt_state(void)
 {
-	static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 	struct thread_state *t;
 
-	alloctag_heap_detect();
-	pthread_once(&key_once, alloctag_key_init);
 	pthread_once(&state_key_once, make_state_key);
-	for (t = alloctag_first_state(); t; t = t->next) {
-		int free_state = 0;
+	for (t = load_acquire(&alloctag_states); t; t = t->next) {
+		int free_state = STATE_FREE;
 
-		if (atomic_compare_exchange_strong(&t->in_use, &free_state, 1))
+		if (cas_acquire(&t->in_use, &free_state, STATE_OWNED))
 			break;
 	}
 	if (!t && !(t = new_state()))
@@ -343,28 +339,38 @@ static struct thread_state *adopt_state(void)
 	return t;
 }
 
-/* T's table made to hold ID.  Only its owner reads and writes it. */
+/*
+ * T's table made to hold ID.  Only its owner reads and writes it; under the
+ * registry lock, so that a fork never leaves the child a table half moved.
+ */
 static int grow_table(struct thread_state *t, uint32_t id)
 {
-	uint32_t cap = t->cap ? t->cap : FIRST_TABLE;
-	uintptr_t *slots;
+	uint32_t cap = t->cap ? t->cap : FIRST_TABLE, old_cap = t->cap;
+	struct slot_entry *slots, *old = t->slots;
 
 	while (cap <= id)
 		cap *= 2;
 	slots = alloctag_map(cap * sizeof(*slots));
 	if (!slots)
 		return -1;
-	if (t->cap) {
-		memcpy(slots, t->slots, t->cap * sizeof(*slots));
-		alloctag_unmap(t->slots, t->cap * sizeof(*slots));
-	}
+	if (old_cap)
+		memcpy(slots, old, old_cap * sizeof(*slots));
 	t->slots = slots;
 	t->cap = cap;
+	if (old_cap)
+		alloctag_unmap(old, old_cap * sizeof(*slots));
 	return 0;
 }
 
+/* A slot's ref (block.h) from its offset in the counters. */
+static uint32_t ref_of(uint64_t offset)
+{
+	debug_assert(offset % sizeof(struct counters_slot) == 0);
+	return (uint32_t)(offset >> SLOT_REF_SHIFT);
+}
+
 /* A new slot for site ID in *CHUNK (a new chunk of THREAD's when full), published. */
-static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t id)
+static struct charge_to new_slot(uint64_t *chunk, uint32_t thread, uint32_t id)
 {
 	struct counters_chunk *c = *chunk ? alloctag_counters_at(*chunk) : NULL;
 	struct counters_slot *s;
@@ -373,7 +379,7 @@ static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t
 	if (!c || load_relaxed(&c->count) == SLOTS_PER_CHUNK) {
 		*chunk = alloctag_counters_chunk(CHUNK_SLOTS, CHUNK_SIZE, thread);
 		if (!*chunk)
-			return NULL;
+			return (struct charge_to){ NULL, 0 };
 		c = alloctag_counters_at(*chunk);
 	}
 	count = load_relaxed(&c->count);
@@ -382,7 +388,7 @@ static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t
 	s->site = id;
 	s->thread = thread;
 	store_release(&c->count, count + 1);
-	return s;
+	return (struct charge_to){ s, ref_of(*chunk + sizeof(*c) + count * sizeof(*s)) };
 }
 
 /*
@@ -391,7 +397,7 @@ static struct counters_slot *new_slot(uint64_t *chunk, uint32_t thread, uint32_t
  */
 struct site_state {
 	uint32_t first;
-	struct counters_slot *shared;
+	struct charge_to shared;
 };
 
 #define SITE_STATES_PER_MAP	4096u
@@ -417,61 +423,98 @@ static struct site_state *site_state(uint32_t id)
  * allocated there often enough), else the shared one.  Under the registry
  * lock.
  */
-static struct counters_slot *slot_for(struct thread_state *t, uint32_t id)
+static struct charge_to slot_for(struct thread_state *t, uint32_t id)
 {
 	struct site_state *site = site_state(id);
-	uintptr_t count = t->slots[id] + 1;
-	struct counters_slot *s;
+	struct slot_entry *e = &t->slots[id];
+	uintptr_t count = e->value + 1;
+	struct charge_to c;
 
-	debug_assert(id < t->cap && !own_slot(t->slots[id]));
+	debug_assert(id < t->cap && !own_slot(e));
 	if (!site)
-		return NULL;
+		return (struct charge_to){ NULL, 0 };
 	if (!site->first)
 		site->first = t->number;
 	if (site->first == t->number || count >= HOT_ALLOCATIONS) {
-		s = new_slot(&t->slot_chunk, t->number, id);
-		if (s)
-			t->slots[id] = (uintptr_t)s;
-		return s;
+		c = new_slot(&t->slot_chunk, t->number, id);
+		if (c.slot)
+			*e = (struct slot_entry){ .value = (uintptr_t)c.slot, .ref = c.ref };
+		return c;
 	}
-	t->slots[id] = count;
-	if (!site->shared)
-		site->shared = new_slot(&shared_chunk, 0, id);
+	e->value = count;
+	if (!site->shared.slot)
+		site->shared = new_slot(&shared_chunk, SHARED_THREAD, id);
 	return site->shared;
 }
 
 /*
- * The slot to charge for an allocation of this thread from TAG's site, when
- * the thread has none of its own: its first allocation, or from this site.
- * Out of memory, the untagged site's, or one that no report shows.
+ * The slot charged when there is no other: out of memory for the counters.
+ * In their first chunk, after the header, where no report reads it.
  */
-struct counters_slot *alloctag_slot_slow(struct alloc_tag *tag)
+static struct charge_to lost_slot(void)
 {
-	static _Alignas(64) struct counters_slot lost;
+	struct counters_slot *s = alloctag_counters_at(COUNTERS_LOST_SLOT);
+
+	return (struct charge_to){ s, ref_of(COUNTERS_LOST_SLOT) };
+}
+
+/* The counters, made at the first allocation, with their lost slot: 0, or -1. */
+static int counters_ready(void)
+{
+	struct counters_header *h;
+
+	if (alloctag_counters())
+		return 0;
+	alloctag_registry_lock();
+	h = alloctag_counters_begin();
+	if (h)
+		lost_slot().slot->thread = SHARED_THREAD;
+	alloctag_registry_unlock();
+	return h ? 0 : -1;
+}
+
+struct charge_to alloctag_charge_slow(struct alloc_tag *tag)
+{
 	struct thread_state *t = alloctag_self;
-	struct counters_slot *s;
+	struct charge_to c;
 	uint32_t id;
 
+	if (counters_ready() != 0)
+		return (struct charge_to){ NULL, 0 };
 	if (t == &alloctag_boot_state && !(t = adopt_state()))
-		return &lost;
+		return lost_slot();
 	id = site_id(tag);
 	if (!id && tag != &alloctag_untagged)
 		id = site_id(&alloctag_untagged);
-	if (!id || (id >= t->cap && grow_table(t, id) != 0))
-		return &lost;
-	if ((s = own_slot(t->slots[id])))
-		return s;
+	if (!id)
+		return lost_slot();
+	if (id >= t->cap) {
+		int grown;
+
+		alloctag_registry_lock();
+		grown = grow_table(t, id);
+		alloctag_registry_unlock();
+		if (grown != 0)
+			return lost_slot();
+	}
+	if (own_slot(&t->slots[id]))
+		return (struct charge_to){ own_slot(&t->slots[id]), t->slots[id].ref };
 	alloctag_registry_lock();
-	s = slot_for(t, id);
+	c = slot_for(t, id);
 	alloctag_registry_unlock();
-	return s ? s : &lost;
+	return c.slot ? c : lost_slot();
 }
 
-/* In a child after fork: its only thread keeps its state, the others are free. */
+/*
+ * In a child after fork: its only thread keeps its state.  The other
+ * threads' states may be halfway through an operation on their slabs: they
+ * are never touched again (orphaned), their blocks freed onto their slabs'
+ * remote lists.  States no thread held stay free for the child's threads.
+ */
 void alloctag_registry_after_fork(void)
 {
-	for (struct thread_state *t = alloctag_first_state(); t; t = t->next)
-		if (t != alloctag_self)
-			store_relaxed(&t->in_use, 0);
+	for (struct thread_state *t = load_acquire(&alloctag_states); t; t = t->next)
+		if (t != alloctag_self && load_relaxed(&t->in_use) != STATE_FREE)
+			store_relaxed(&t->in_use, STATE_ORPHANED);
 	pthread_mutex_init(&registry_lock, NULL);
 }

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloctag runtime: segments and the pool of slabs no thread state owns
+ * (segment.h).  Off the fast paths: a thread comes here once per slab.
+ *
+ * Lock order (fork takes them all in it): registry, pool, large shards.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/mman.h>
+#include "segment.h"
+
+_Atomic uint64_t alloctag_segmap[SEGMAP_WORDS];
+
+static spinlock_t pool_lock = SPINLOCK_INIT;
+static struct slab *committed, *decommitted;	/* the pool's lists, through next */
+static size_t ncommitted;
+static _Atomic(struct segment *) all_segments;
+static uintptr_t next_hint;			/* where the last segment ended */
+
+/* SEGMENT_SIZE bytes aligned to their size: at the hint, or cut out of twice as many. */
+static struct segment *map_segment(void)
+{
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	char *p = mmap((void *)next_hint, SEGMENT_SIZE, prot, flags, -1, 0), *aligned;
+
+	if (p != MAP_FAILED && (uintptr_t)p % SEGMENT_SIZE == 0)
+		return (struct segment *)p;
+	if (p != MAP_FAILED)
+		munmap(p, SEGMENT_SIZE);
+	p = mmap(NULL, 2 * SEGMENT_SIZE, prot, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	aligned = (char *)(((uintptr_t)p + SEGMENT_SIZE - 1) & ~(SEGMENT_SIZE - 1));
+	if (aligned > p)
+		munmap(p, aligned - p);
+	munmap(aligned + SEGMENT_SIZE, p + SEGMENT_SIZE - aligned);
+	return (struct segment *)aligned;
+}
+
+/* A new segment's slabs into the decommitted list (fresh memory is zero).  Under pool_lock. */
+static int grow(void)
+{
+	struct segment *seg = map_segment();
+	uintptr_t index;
+
+	if (!seg)
+		return -1;
+	if ((uintptr_t)seg >> ADDRESS_BITS) {		/* above the map: never */
+		munmap(seg, SEGMENT_SIZE);
+		return -1;
+	}
+	next_hint = (uintptr_t)seg + SEGMENT_SIZE;
+	for (size_t i = SLABS_PER_SEGMENT - 1; i >= 1; i--) {
+		seg->slabs[i].next = decommitted;
+		decommitted = &seg->slabs[i];
+	}
+	seg->next = load_relaxed(&all_segments);
+	store_release(&all_segments, seg);
+	index = (uintptr_t)seg >> SEGMENT_SHIFT;
+	atomic_fetch_or_explicit(&alloctag_segmap[index / 64], (uint64_t)1 << (index % 64),
+				 memory_order_release);
+	return 0;
+}
+
+struct slab *alloctag_slab_acquire(uint32_t owner)
+{
+	int saved_errno = errno;
+	struct slab *s;
+
+	spin_lock(&pool_lock);
+	if (!committed && !decommitted)
+		grow();
+	if ((s = committed)) {
+		committed = s->next;
+		ncommitted--;
+	} else if ((s = decommitted)) {
+		decommitted = s->next;
+		s->dirty = 0;
+	}
+	spin_unlock(&pool_lock);
+	errno = saved_errno;
+	if (s) {
+		s->owner = owner;
+		s->next = s->prev = NULL;
+	}
+	return s;
+}
+
+static void decommit(struct slab *s)
+{
+	int saved_errno = errno;
+
+	madvise(slab_base(s), SLAB_SIZE, MADV_DONTNEED);
+	errno = saved_errno;
+	s->dirty = 0;
+}
+
+void alloctag_slab_release(struct slab *s)
+{
+	debug_assert(s->used == 0);
+	s->span = 0;		/* a free() into it now is an invalid pointer */
+	s->owner = 0;
+	spin_lock(&pool_lock);
+	if (s->dirty && ncommitted < POOL_COMMITTED) {
+		s->next = committed;
+		committed = s;
+		ncommitted++;
+		spin_unlock(&pool_lock);
+		return;
+	}
+	spin_unlock(&pool_lock);
+	if (s->dirty)
+		decommit(s);
+	spin_lock(&pool_lock);
+	s->next = decommitted;
+	decommitted = s;
+	spin_unlock(&pool_lock);
+}
+
+int alloctag_pool_trim(void)
+{
+	struct slab *list, *next;
+	int any;
+
+	spin_lock(&pool_lock);
+	list = committed;
+	committed = NULL;
+	ncommitted = 0;
+	spin_unlock(&pool_lock);
+	any = list != NULL;
+	for (; list; list = next) {
+		next = list->next;
+		decommit(list);
+		spin_lock(&pool_lock);
+		list->next = decommitted;
+		decommitted = list;
+		spin_unlock(&pool_lock);
+	}
+	return any;
+}
+
+struct segment *alloctag_segments(void)
+{
+	return load_acquire(&all_segments);
+}
+
+void alloctag_pool_lock(void)
+{
+	spin_lock(&pool_lock);
+}
+
+void alloctag_pool_unlock(void)
+{
+	spin_unlock(&pool_lock);
+}
+
+void alloctag_pool_after_fork_child(void)
+{
+	spin_reset(&pool_lock);
+}
