@@ -3,15 +3,17 @@
  * alloctag runtime: a thread's heap of slabs (heap.h), under the fast paths
  * of malloc.c: a slab per class to allocate from, the others in a ring per
  * class, blocks listed a few at a time, other threads' frees taken back,
- * empty slabs given back.
+ * empty slabs given back.  A slab hands out its blocks in order the first
+ * time (reserved counts them), and then those on its free list.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "heap.h"
 
-#define EXTEND_BYTES	4096u			/* blocks listed at once: about a page's */
 #define SCAN_MAX	8			/* queued slabs looked at before a new one */
 #define KEEP_EMPTY	((size_t)4 << 10)	/* an empty current slab touched at most this stays */
 #define COLLECT_NS	(50 * 1000000ll)	/* exited threads' slabs looked at, at most this often */
@@ -94,24 +96,6 @@ static void slab_init(struct thread_state *t, struct slab *s, uint32_t cls)
 	debug_assert(s->owner == t->number);
 }
 
-/* More of S's blocks on its (empty) free list: 0 if it has none left. */
-static int extend(struct slab *s)
-{
-	uint32_t first = s->reserved, n = s->capacity - first, batch = EXTEND_BYTES / s->size;
-
-	debug_assert(s->free == LIST_END);
-	if (!n)
-		return 0;
-	if (n > batch)
-		n = batch ? batch : 1;
-	s->reserved = first + n;
-	for (uint32_t i = first; i + 1 < first + n; i++)
-		link_write(s, slab_block(s, i), i + 1);
-	link_write(s, slab_block(s, first + n - 1), LIST_END);
-	s->free = first;
-	return 1;
-}
-
 static COLD void corrupted(const void *p)
 {
 	alloctag_heap_error("malloc(): corrupted list of freed blocks (a freed block was written to)", p);
@@ -151,10 +135,10 @@ void alloctag_heap_remote_push(struct slab *s, uint32_t i, void *p)
 	while (!cas_release(&s->remote, &old, i + 1));
 }
 
-/* Whether S has a free block now, its remote frees taken or more listed. */
+/* Whether S has a free block now: listed, never handed out, or freed by other threads. */
 static int has_free(struct slab *s)
 {
-	return s->free != LIST_END || collect(s) || extend(s);
+	return s->free != LIST_END || s->reserved < s->capacity || collect(s);
 }
 
 /* One of T's queued slabs of class CLS with a free block, taken off the ring; or NULL. */
@@ -232,10 +216,8 @@ static struct slab *new_slab(struct thread_state *t, uint32_t cls)
 
 	maybe_collect_exited();
 	s = alloctag_slab_acquire(t->number);
-	if (s) {
+	if (s)
 		slab_init(t, s, cls);
-		extend(s);
-	}
 	return s;
 }
 
@@ -269,17 +251,32 @@ static size_t touched(const struct slab *s)
 	return (size_t)s->reserved * (s->size + sizeof(uint32_t));
 }
 
+/*
+ * The slab a class allocates from emptied after touching more than
+ * KEEP_EMPTY: its memory given back, its blocks listed again from the first
+ * as they are needed.  It stays current: a loop that allocates and frees
+ * one block takes no slab from the pool each time, and pays this once per
+ * KEEP_EMPTY bytes it touches.
+ */
+static void reset(struct slab *s)
+{
+	int saved_errno = errno;
+
+	s->free = LIST_END;
+	s->reserved = 0;
+	madvise(slab_base(s), SLAB_SIZE, MADV_DONTNEED);
+	errno = saved_errno;
+}
+
 void alloctag_heap_emptied(struct thread_state *t, struct slab *s)
 {
 	debug_assert(s->used == 0 && s->owner == t->number);
-	if (t->current[s->cls] == s) {
-		if (touched(s) <= KEEP_EMPTY)
-			return;
-		t->current[s->cls] = &alloctag_no_slab;
-	} else {
+	if (t->current[s->cls] != s) {
 		ring_remove(t, s->cls, s);
+		alloctag_slab_release(s);
+	} else if (touched(s) > KEEP_EMPTY) {
+		reset(s);
 	}
-	alloctag_slab_release(s);
 }
 
 /* T's slabs of every class into their rings, the empty ones released. */

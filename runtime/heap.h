@@ -13,9 +13,9 @@
  * is a corrupted list (a write to a freed block), never followed.
  *
  * Memory is bounded: a slab whose blocks are all free goes back to the
- * pool (segment.h), but for the slab a class allocates from while it has
- * touched at most KEEP_EMPTY bytes (so that a malloc/free pair in a loop
- * does not take and give a slab each time); a thread that exits gives
+ * pool (segment.h), but for the slab a class allocates from, which stays
+ * (so that a malloc/free pair in a loop does not take and give a slab each
+ * time) and gives its memory back if it touched more than KEEP_EMPTY; a thread that exits gives
  * back every empty slab, and its state keeps the others for the next
  * thread; the slabs of exited threads' states that emptied since are taken
  * back by other threads now and then (COLLECT_NS), and by malloc_trim().

@@ -155,19 +155,33 @@ static int too_big(size_t n)
 }
 
 /*
- * Block I of slab S, free, handed out for N bytes to be charged to the slot
- * REF names: its list link and its entry checked first.  The caller charges.
+ * A block of slab S taken for N bytes to be charged to the slot REF names:
+ * the first on its free list (its link checked), or the next it never
+ * handed out; its entry checked and written.  NULL when S has neither.  The
+ * caller charges.
  */
-static inline void *take_block(struct slab *s, uint32_t i, uint32_t ref, size_t n)
+static inline void *take_block(struct slab *s, uint32_t ref, size_t n)
 {
-	char *b = slab_block(s, i);
-	uint32_t next = link_read(s, b);
-	_Atomic uint32_t *entry = &slab_vector(s)[i];
+	uint32_t i = s->free;
+	_Atomic uint32_t *entry;
+	char *b;
 
-	if (unlikely(!link_valid(s, next)) || unlikely(load_relaxed(entry) != 0))
-		corrupted_list(b);
-	s->free = next;
+	if (likely(i != LIST_END)) {
+		uint32_t next = link_read(s, slab_block(s, i));
+
+		if (unlikely(!link_valid(s, next)))
+			corrupted_list(slab_block(s, i));
+		s->free = next;
+	} else if (likely(s->reserved < s->capacity)) {
+		i = s->reserved++;
+	} else {
+		return NULL;
+	}
 	s->used++;
+	b = slab_block(s, i);
+	entry = &slab_vector(s)[i];
+	if (unlikely(load_relaxed(entry) != 0))
+		corrupted_list(b);
 	store_relaxed(entry, entry_make(ref, s->size - (uint32_t)n));
 	return b;
 }
@@ -177,13 +191,16 @@ static void *small_block(uint32_t ref, size_t n)
 {
 	struct thread_state *t = alloctag_self;
 	uint32_t cls = n ? small_class(n) : 1;
-	struct slab *s = t->current[cls];
+	void *p = take_block(t->current[cls], ref, n);
+	struct slab *s;
 
-	if (s->free == LIST_END && !(s = alloctag_heap_refill(t, cls))) {
+	if (p)
+		return p;
+	if (!(s = alloctag_heap_refill(t, cls))) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	return take_block(s, s->free, ref, n);
+	return take_block(s, ref, n);
 }
 
 /* Block P of N bytes from the next allocator, known by the table as charged to REF. */
@@ -255,7 +272,7 @@ static NOINLINE void *malloc_refill(struct thread_state *t, const struct slot_en
 		return NULL;
 	}
 	errno = saved_errno;
-	p = take_block(s, s->free, e->ref, n);
+	p = take_block(s, e->ref, n);
 	charge(own_slot(e), n);
 	return p;
 }
@@ -268,15 +285,13 @@ EXPORT void *malloc(size_t n)
 {
 	struct thread_state *t = alloctag_self;
 	const struct slot_entry *e;
-	struct slab *s;
 	void *p;
 
 	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!(e = known_entry(t))))
 		return malloc_slow(n);
-	s = t->current[small_class(n)];
-	if (unlikely(s->free == LIST_END))
+	p = take_block(t->current[small_class(n)], e->ref, n);
+	if (unlikely(!p))
 		return malloc_refill(t, e, n);
-	p = take_block(s, s->free, e->ref, n);
 	charge(own_slot(e), n);
 	return p;
 }
@@ -338,20 +353,35 @@ static NOINLINE void free_slow(void *p)
 	alloctag_next.free(p);		/* or it says what is wrong with it */
 }
 
+/* What a free on slab S of T's changed: its list was empty (OLD), its blocks are all free. */
+static NOINLINE void slab_events(struct thread_state *t, struct slab *s, uint32_t old)
+{
+	if (old == LIST_END)
+		alloctag_heap_first_free(t, s);
+	if (s->used == 0)
+		alloctag_heap_emptied(t, s);
+}
+
+/* Block I at P of slab S, this thread's, onto its free list: its entry cleared. */
+static inline void slab_put(struct thread_state *t, struct slab *s, uint32_t i, void *p)
+{
+	uint32_t old = s->free, used = s->used - 1;
+
+	store_relaxed(&slab_vector(s)[i], 0);
+	link_write(s, p, old);
+	s->free = i;
+	s->used = used;
+	if (unlikely(old == LIST_END) || unlikely(used == 0))
+		slab_events(t, s, old);
+}
+
 /* A slab block of this thread's charged to a slot it does not own (a site's shared one). */
 static NOINLINE void free_shared(struct thread_state *t, struct slab *s, uint32_t i, void *p)
 {
-	_Atomic uint32_t *entry = &slab_vector(s)[i];
-	uint32_t e = load_relaxed(entry), old = s->free;
+	uint32_t e = load_relaxed(&slab_vector(s)[i]);
 
 	uncharge_remote(slot_at(entry_slot_ref(e)), entry_bytes(e, s->size));
-	store_relaxed(entry, 0);
-	link_write(s, p, old);
-	s->free = i;
-	if (old == LIST_END)
-		alloctag_heap_first_free(t, s);
-	if (--s->used == 0)
-		alloctag_heap_emptied(t, s);
+	slab_put(t, s, i, p);
 }
 
 /*
@@ -363,9 +393,8 @@ EXPORT void free(void *p)
 	struct thread_state *t = alloctag_self;
 	uintptr_t a = (uintptr_t)p;
 	struct counters_slot *c;
-	_Atomic uint32_t *entry;
 	struct slab *s;
-	uint32_t i, e, old;
+	uint32_t i, e;
 
 	if (unlikely(!segment_mine(a)))
 		return free_slow(p);		/* NULL too: no segment holds it */
@@ -378,15 +407,7 @@ EXPORT void free(void *p)
 	if (unlikely(c->thread != t->number))
 		return free_shared(t, s, i, p);
 	uncharge_own(c, entry_bytes(e, s->size));
-	entry = &slab_vector(s)[i];
-	store_relaxed(entry, 0);
-	old = s->free;
-	link_write(s, p, old);
-	s->free = i;
-	if (unlikely(old == LIST_END))
-		alloctag_heap_first_free(t, s);
-	if (unlikely(--s->used == 0))
-		alloctag_heap_emptied(t, s);
+	slab_put(t, s, i, p);
 }
 
 
