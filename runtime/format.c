@@ -207,8 +207,17 @@ static void put_tag_info(struct out *o, const struct site_text *s, int full)
 	}
 }
 
-#define FREES_UNSEEN_NOTE \
-	"# alloctag: free() in this process is the C library's: blocks freed through it stay counted\n"
+/* A process whose free() is not the runtime's: "... not alloctag's (libjemalloc.so.2): ...". */
+static void put_frees_unseen(struct out *o, const struct report_meta *meta)
+{
+	out_str(o, FREES_UNSEEN_NOTE);
+	if (meta->free_owner) {
+		out_str(o, " (");
+		out_str(o, meta->free_owner);
+		out_str(o, ")");
+	}
+	out_str(o, ": calls and bytes are counted, live bytes and blocks are not\n");
+}
 
 static void format_text(struct out *o, const struct report_line *v, size_t n,
 			const struct report_meta *meta, int full)
@@ -219,13 +228,13 @@ static void format_text(struct out *o, const struct report_line *v, size_t n,
 	else
 		out_str(o, "#     <size>  <calls> <tag info>\n");
 	if (!meta->frees_seen)
-		out_str(o, FREES_UNSEEN_NOTE);
+		put_frees_unseen(o, meta);
 	for (size_t i = 0; i < n; i++) {
 		const struct site_totals *t = &v[i].totals;
 
-		out_num(o, t->live_bytes, 12);
+		out_num(o, meta->frees_seen ? t->live_bytes : 0, 12);
 		out_put(o, " ", 1);
-		out_num(o, t->live_calls, 8);
+		out_num(o, meta->frees_seen ? t->live_calls : 0, 8);
 		out_put(o, " ", 1);
 		if (full) {
 			out_unum(o, t->bytes, 14);
@@ -248,7 +257,7 @@ static void put_json_number(struct out *o, const char *name, int64_t v)
 	out_num(o, v, 0);
 }
 
-static void put_json_site(struct out *o, const struct report_line *l)
+static void put_json_site(struct out *o, const struct report_line *l, int frees_seen)
 {
 	out_str(o, "{\"file\": ");
 	out_json_string(o, l->where.file);
@@ -260,8 +269,8 @@ static void put_json_site(struct out *o, const struct report_line *l)
 	out_json_string(o, l->where.callee);
 	out_str(o, ", \"module\": ");
 	out_json_string(o, l->where.module);
-	put_json_number(o, "bytes", l->totals.live_bytes);
-	put_json_number(o, "calls", l->totals.live_calls);
+	put_json_number(o, "bytes", frees_seen ? l->totals.live_bytes : 0);
+	put_json_number(o, "calls", frees_seen ? l->totals.live_calls : 0);
 	put_json_number(o, "total_bytes", (int64_t)l->totals.bytes);
 	put_json_number(o, "total_calls", (int64_t)l->totals.calls);
 	put_json_number(o, "peak_bytes", l->totals.peak);
@@ -275,10 +284,14 @@ static void format_json(struct out *o, const struct report_line *v, size_t n,
 	out_json_string(o, meta->program);
 	put_json_number(o, "pid", meta->pid);
 	out_str(o, meta->frees_seen ? ", \"frees_seen\": true" : ", \"frees_seen\": false");
+	if (!meta->frees_seen && meta->free_owner) {
+		out_str(o, ", \"free_owner\": ");
+		out_json_string(o, meta->free_owner);
+	}
 	out_str(o, ", \"sites\": [");
 	for (size_t i = 0; i < n; i++) {
 		out_str(o, i ? ",\n  " : "\n  ");
-		put_json_site(o, &v[i]);
+		put_json_site(o, &v[i], meta->frees_seen);
 	}
 	out_str(o, "\n]}\n");
 }

@@ -9,7 +9,10 @@
  *              site, largest first; "file:line [module] func:function"
  *   full       adds total bytes, total calls and peak bytes, and tells
  *              apart sites on one line: "file:line:column ... callee:name"
- *   json       {"version": 1, "program", "pid", "frees_seen", "sites": [...]}
+ *   json       {"version": 1, "program", "pid", "frees_seen", "free_owner",
+ *              "sites": [...]}
+ * When free() is not the runtime's (frees_seen 0), live bytes and blocks
+ * are not known: they are written 0, and a note says why.
  */
 #ifndef ALLOCTAG_FORMAT_H
 #define ALLOCTAG_FORMAT_H
@@ -38,10 +41,14 @@ struct report_line {
 	struct site_text where;
 };
 
+/* The note's first words, which readers look for. */
+#define FREES_UNSEEN_NOTE	"# alloctag: free() in this process is not alloctag's"
+
 struct report_meta {
 	const char *program;
 	int64_t pid;
 	int frees_seen;			/* 0: free() is not the runtime's (counters.h) */
+	const char *free_owner;		/* then, whose it is ("libjemalloc.so.2"), or NULL */
 };
 
 /* Largest live bytes first, then most bytes in total, then by place. */

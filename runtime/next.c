@@ -10,6 +10,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <sched.h>
 #include <stdio.h>
@@ -32,12 +34,12 @@ struct next_allocator alloctag_next = {
 	.memalign = __libc_memalign,
 };
 
-static char note[192];			/* alloctag_mode_note()'s */
+static char free_owner[128];		/* alloctag_free_owner()'s */
 static __thread int deciding TLS_IE;
 
-const char *alloctag_mode_note(void)
+const char *alloctag_free_owner(void)
 {
-	return load_acquire(&alloctag_mode) == MODE_FORWARD && note[0] ? note : NULL;
+	return load_acquire(&alloctag_mode) == MODE_FORWARD ? free_owner : NULL;
 }
 
 /* A Valgrind tool that replaces malloc preloads vgpreload_TOOL (callgrind does not). */
@@ -51,46 +53,119 @@ static int replacing_tool(struct dl_phdr_info *info, size_t size, void *data)
 	return !strncmp(name, "vgpreload_", 10) && strncmp(name, "vgpreload_core", 14);
 }
 
-/* NAME in HANDLE's lookup, unless it is OURS: then the next definition after the runtime's. */
-static void *resolve(void *handle, const char *name, void *ours)
+/*
+ * The C library's first version of the malloc family on this architecture.
+ * A replacement such as glibc's libc_malloc_debug.so defines free@VERSION,
+ * not as the default version, which dlsym() skips but the program's calls
+ * bind to: the lookups ask for this version first (a definition without
+ * versions, as the runtime's and jemalloc's, matches it too).
+ */
+#if defined(__x86_64__)
+#define MALLOC_VERSION	"GLIBC_2.2.5"
+#elif defined(__aarch64__) || defined(__powerpc64__)
+#define MALLOC_VERSION	"GLIBC_2.17"
+#elif defined(__riscv)
+#define MALLOC_VERSION	"GLIBC_2.27"
+#elif defined(__s390x__)
+#define MALLOC_VERSION	"GLIBC_2.2"
+#elif defined(__i386__)
+#define MALLOC_VERSION	"GLIBC_2.0"
+#elif defined(__arm__)
+#define MALLOC_VERSION	"GLIBC_2.4"
+#else
+#define MALLOC_VERSION	NULL
+#endif
+
+/* dl_iterate_phdr's walk for object_order(): the object holding an address. */
+struct find_object {
+	uintptr_t address;
+	int index, found;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *data)
 {
-	void *f = dlsym(handle, name);
+	struct find_object *f = data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && f->address - start < ph->p_memsz) {
+			f->found = f->index;
+			return 1;
+		}
+	}
+	f->index++;
+	return 0;
+}
+
+/* The place of the object holding P in the global lookup order (its load order). */
+static int object_order(const void *p)
+{
+	struct find_object f = { (uintptr_t)p, 0, INT_MAX };
+
+	dl_iterate_phdr(find_object, &f);
+	return f.found;
+}
+
+/*
+ * NAME as the program's calls bind to it in HANDLE's lookup (RTLD_DEFAULT,
+ * RTLD_NEXT): dlsym()'s answer (the default version, or a definition
+ * without versions), or dlvsym()'s of MALLOC_VERSION when that comes first
+ * in the lookup order: the calls of a program take either.  BASE: NAME is
+ * as old as the C library's malloc (a lookup that fails makes the loader
+ * allocate its error message, charged to the program).
+ */
+static void *lookup(void *handle, const char *name, int base)
+{
+	void *d = dlsym(handle, name);
+	void *v = base && MALLOC_VERSION ? dlvsym(handle, name, MALLOC_VERSION) : NULL;
+
+	if (!d || (v && v != d && object_order(v) < object_order(d)))
+		return v;
+	return d;
+}
+
+/* NAME in HANDLE's lookup, unless it is OURS: then the next definition after the runtime's. */
+static void *resolve(void *handle, const char *name, int base, void *ours)
+{
+	void *f = lookup(handle, name, base);
 
 	if ((!f || f == ours) && handle != RTLD_NEXT)
-		f = dlsym(RTLD_NEXT, name);
+		f = lookup(RTLD_NEXT, name, base);
 	return f == ours ? NULL : f;
 }
 
-#define TAKE(field, handle, name, ours) do { \
-		void *f_ = resolve((handle), (name), (void *)(ours)); \
+#define TAKE(field, handle, name, base, ours) do { \
+		void *f_ = resolve((handle), (name), (base), (void *)(ours)); \
 		if (f_) \
 			alloctag_next.field = (__typeof__(alloctag_next.field))f_; \
 	} while (0)
 
 static void take_allocator(void *handle)
 {
-	TAKE(malloc, handle, "malloc", alloctag_own_malloc);
-	TAKE(free, handle, "free", alloctag_own_free);
-	TAKE(calloc, handle, "calloc", alloctag_own_calloc);
-	TAKE(realloc, handle, "realloc", alloctag_own_realloc);
-	TAKE(memalign, handle, "memalign", alloctag_own_memalign);
-	TAKE(usable, handle, "malloc_usable_size", alloctag_own_usable_size);
-	TAKE(trim, handle, "malloc_trim", alloctag_own_trim);
-	TAKE(mallinfo2, handle, "mallinfo2", alloctag_own_mallinfo2);
+	TAKE(malloc, handle, "malloc", 1, alloctag_own_malloc);
+	TAKE(free, handle, "free", 1, alloctag_own_free);
+	TAKE(calloc, handle, "calloc", 1, alloctag_own_calloc);
+	TAKE(realloc, handle, "realloc", 1, alloctag_own_realloc);
+	TAKE(memalign, handle, "memalign", 1, alloctag_own_memalign);
+	TAKE(usable, handle, "malloc_usable_size", 1, alloctag_own_usable_size);
+	TAKE(trim, handle, "malloc_trim", 1, alloctag_own_trim);
+	TAKE(mallinfo2, handle, "mallinfo2", 0, alloctag_own_mallinfo2);
 }
 
-/* "free() is libjemalloc.so.2's": the object defining the process's free. */
-static void write_note(void *process_free)
+/* The name of the object defining the process's free (the program's: its name). */
+static void name_free_owner(void *process_free)
 {
 	Dl_info info;
-	const char *name = "another object", *slash;
+	const char *name = program_invocation_short_name, *slash;
 
 	if (dladdr(process_free, &info) && info.dli_fname && info.dli_fname[0]) {
 		slash = strrchr(info.dli_fname, '/');
 		name = slash ? slash + 1 : info.dli_fname;
 	}
-	snprintf(note, sizeof(note), "free() in this process is %s's, not alloctag's: "
-		 "calls and bytes are counted, live bytes are not", name);
+	snprintf(free_owner, sizeof(free_owner), "%s", name ? name : "?");
 }
 
 typedef int (*install_hooks_fn)(void (*)(const volatile void *, size_t),
@@ -98,7 +173,7 @@ typedef int (*install_hooks_fn)(void (*)(const volatile void *, size_t),
 
 static enum alloc_mode decide(void)
 {
-	void *process_free = dlsym(RTLD_DEFAULT, "free");
+	void *process_free = lookup(RTLD_DEFAULT, "free", 1);
 	install_hooks_fn install;
 
 	if (dl_iterate_phdr(replacing_tool, NULL)) {
@@ -113,7 +188,7 @@ static enum alloc_mode decide(void)
 	install = (install_hooks_fn)dlsym(RTLD_DEFAULT, "__sanitizer_install_malloc_and_free_hooks");
 	if (install && install(alloctag_hooked_malloc, alloctag_hooked_free))
 		return MODE_HOOKED;
-	write_note(process_free);
+	name_free_owner(process_free);
 	return MODE_FORWARD;
 }
 

@@ -77,10 +77,11 @@ static inline enum alloc_mode mode(void)
 }
 
 /*
- * Why live bytes are not counted, when they are not (MODE_FORWARD): "free()
- * is libjemalloc.so.2's", ...; NULL when they are.
+ * MODE_FORWARD: the object whose free() the process calls
+ * ("libjemalloc.so.2"), for the report's note that live bytes are not
+ * counted; NULL in the other modes.
  */
-const char *alloctag_mode_note(void) INTERNAL;
+const char *alloctag_free_owner(void) INTERNAL;
 
 /* The hooks of MODE_HOOKED, installed when it is decided (malloc.c). */
 void alloctag_hooked_malloc(const volatile void *p, size_t n) INTERNAL;

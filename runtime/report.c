@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "alloctag_internal.h"
 #include "format.h"
+#include "next.h"
 
 #define HELD_FD_MIN	100		/* where the kept copies of stdout/stderr go */
 
@@ -258,7 +259,7 @@ static int collect(struct sites *out)
 static void report(int at_exit)
 {
 	struct counters_header *h = alloctag_counters();
-	struct report_meta meta = { program_invocation_short_name, getpid(), 1 };
+	struct report_meta meta = { program_invocation_short_name, getpid(), 1, NULL };
 	struct sites sites;
 	struct out o = { 0 };
 	int saved_errno = errno;
@@ -273,8 +274,10 @@ static void report(int at_exit)
 		alloctag_complain("out of memory for the report", NULL);
 		return;
 	}
-	if (h && (load_relaxed(&h->state) & COUNTERS_FREE_UNSEEN))
+	if (h && (load_relaxed(&h->state) & COUNTERS_FREE_UNSEEN)) {
 		meta.frees_seen = 0;
+		meta.free_owner = alloctag_free_owner();
+	}
 	if (alloctag_config.top && sites.n > alloctag_config.top)
 		sites.n = alloctag_config.top;
 	report_format(&o, alloctag_config.format, sites.lines, sites.n, &meta);

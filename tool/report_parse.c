@@ -19,13 +19,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "format.h"
 #include "json.h"
 #include "snapshot.h"
 
 #define ALLOCINFO_HEADER	"allocinfo - version:"
 #define ALLOCINFO_MAJOR		"1."	/* the versions read: 1.x */
 #define FULL_HEADER_MARK	"<total size>"
-#define FREES_UNSEEN_MARK	"# alloctag: free() in this process is the C library's"
 #define ALLOCINFO_NUMBERS	2
 #define FULL_NUMBERS		5
 
@@ -198,7 +198,7 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 			tp.header = tp.line;
 			continue;
 		}
-		if (!strncmp(line, FREES_UNSEEN_MARK, strlen(FREES_UNSEEN_MARK)))
+		if (!strncmp(line, FREES_UNSEEN_NOTE, strlen(FREES_UNSEEN_NOTE)))
 			s->frees_unseen = 1;
 		if (line[0] == '#') {
 			if (!tp.numbers && tp.line == tp.header + 1) {
