@@ -196,6 +196,7 @@ expected_sites() {
 report_rows() {
 	awk '
 		/^allocinfo - version:/ { next }
+		/^#/ && !/</ { next }		# a note, not the columns
 		/^#/ {
 			n = 0
 			line = $0
