@@ -6,8 +6,8 @@
  * Single writer: a slab's free list, used and reserved are written by the
  * state that owns it only (the owning thread; nothing else may run in it).
  * Another thread's free() of one of its blocks clears the block's vector
- * entry (an exchange: a second free of it is caught) and pushes the block
- * on the slab's remote list (a CAS); the owner takes the whole remote list
+ * entry (a second free of it is caught) and pushes the block on the slab's
+ * remote list (a CAS); the owner takes the whole remote list
  * (an exchange) when it runs out of blocks, and checks every block it takes:
  * a link that is not a block of the slab, or a block whose entry is not 0,
  * is a corrupted list (a write to a freed block), never followed.

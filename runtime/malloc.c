@@ -326,13 +326,19 @@ static inline uint32_t entry_in_use(const struct slab *s, uint32_t i, const void
 	return e;
 }
 
-/* Block I at P of slab S, which another thread state owns, freed. */
+/*
+ * Block I at P of slab S, which another thread state owns, freed: its
+ * entry cleared (a load and a store: two threads that free one block at
+ * once race in the program already), pushed on the slab's remote list.
+ */
 static NOINLINE void free_remote(struct slab *s, uint32_t i, void *p)
 {
-	uint32_t e = atomic_exchange_explicit(&slab_vector(s)[i], 0, memory_order_relaxed);
+	_Atomic uint32_t *entry = &slab_vector(s)[i];
+	uint32_t e = load_relaxed(entry);
 
 	if (unlikely(!e))
 		not_a_block("free", s, p, 1);
+	store_relaxed(entry, 0);
 	uncharge(slot_at(entry_slot_ref(e)), entry_bytes(e, s->size));
 	alloctag_heap_remote_push(s, i, p);
 }

@@ -46,24 +46,28 @@
 
 #define LIST_END		UINT32_MAX	/* the end of a free list of block indexes */
 
-/* One slab's descriptor: two cache lines, the second for other threads' frees. */
+/*
+ * One slab's descriptor: three cache lines, so that other threads' frees,
+ * which read the first and write the third, do not take the second from
+ * its owner, which writes it on every malloc and free.
+ */
 struct slab {
-	/* class fields: set while no block is in use */
+	/* class fields: set while no block is in use, read by every thread's free() */
 	char *data;			/* block 0 */
 	uint32_t span;			/* capacity * size; 0: no class (pool, header) */
 	uint32_t size;			/* bytes of a block */
 	uint32_t inv;			/* 2^32 / size rounded up: index = offset * inv >> 32 */
 	uint32_t owner;			/* the owning thread state's number */
 	uint32_t key;			/* free-list links are stored xor this */
+	uint32_t capacity;
 	/* the owner's */
-	uint32_t free;			/* the local free list's first block, or LIST_END */
+	_Alignas(64) uint32_t free;	/* the local free list's first block, or LIST_END */
 	uint32_t used;			/* blocks in use or on the remote list */
 	uint32_t reserved;		/* blocks 0..reserved-1 were handed out or listed */
-	uint32_t capacity;
 	uint16_t cls;			/* its class (block.h) */
 	uint16_t dirty;			/* its memory may hold bytes other than zero */
 	struct slab *next, *prev;	/* in its owner's queue, or a pool list */
-	/* other threads' frees (slab.h) */
+	/* other threads' frees (heap.h) */
 	_Alignas(64) _Atomic uint32_t remote;	/* first block + 1 of the remote list; 0: empty */
 };
 
@@ -72,7 +76,7 @@ struct segment {
 	struct segment *next;			/* every segment, newest first */
 };
 
-_Static_assert(sizeof(struct slab) == 128, "a slab descriptor is two cache lines");
+_Static_assert(sizeof(struct slab) == 192, "a slab descriptor is three cache lines");
 _Static_assert(sizeof(struct segment) <= SLAB_SIZE, "the header fits in the first slab's room");
 
 extern _Atomic uint64_t alloctag_segmap[SEGMAP_WORDS] INTERNAL;
