@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * alloctag_internal.h: what the runtime's process-level parts share: the
- * counters' memory, the live file, the settings, the reports.  Above the
- * allocator (base.h at the bottom; segment.h, block.h, large.h, next.h;
- * state.h, heap.h, registry.h; malloc.c on top), which includes none of it
- * but counters.c's functions.
+ * live file, the settings, the reports.  Above the allocator (base.h at
+ * the bottom; segment.h, block.h, large.h, next.h, counters_mem.h;
+ * state.h, heap.h, registry.h; malloc.c on top), which includes none of it.
  *
- *   counters.c   the counters' memory (counters.h), in a live file or not
  *   live.c       the live file: where, who may read it, its lifetime
  *   config.c     the ALLOCTAG_* settings, read once at start
  *   report.c     reports: when and where
@@ -22,20 +20,7 @@
 #include <stdint.h>
 #include "alloctag.h"
 #include "base.h"
-#include "counters.h"
-
-/* counters.c */
-struct counters_header *alloctag_counters(void) INTERNAL;
-struct counters_header *alloctag_counters_begin(void) INTERNAL;
-uint64_t alloctag_counters_chunk(enum chunk_kind kind, uint32_t size, uint32_t thread) INTERNAL;
-void *alloctag_counters_at(uint64_t offset) INTERNAL;
-struct counters_view;
-void alloctag_counters_view(struct counters_view *v) INTERNAL;
-int alloctag_counters_rebind(int fd) INTERNAL;
-void alloctag_counters_before_fork(void) INTERNAL;
-void alloctag_counters_forked(void) INTERNAL;
-void *alloctag_map(size_t size) INTERNAL;
-void alloctag_unmap(void *p, size_t size) INTERNAL;
+#include "counters_mem.h"
 
 /* live.c */
 void alloctag_live_start(void) INTERNAL;

@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "alloctag_internal.h"
+#include "counters_mem.h"
 #include "counters_read.h"
 
 char *alloctag_extents[COUNTERS_MAX_EXTENTS];

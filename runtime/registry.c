@@ -21,7 +21,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
-#include "alloctag_internal.h"
+#include "counters_mem.h"
 #include "heap.h"
 #include "registry.h"
 

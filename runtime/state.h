@@ -23,7 +23,7 @@
 #define ALLOCTAG_STATE_H
 
 #include "block.h"
-#include "counters.h"
+#include "counters_mem.h"
 
 #define HOT_ALLOCATIONS	16		/* before a thread gets a slot of its own */
 #define SHARED_THREAD	UINT32_MAX	/* the thread of a site's shared slot */
@@ -68,9 +68,7 @@ static inline struct counters_slot *own_slot(const struct slot_entry *e)
 	return e->value > HOT_ALLOCATIONS ? (struct counters_slot *)e->value : NULL;
 }
 
-/* The counters' extents (counters.c), for the slot a ref names. */
-extern char *alloctag_extents[COUNTERS_MAX_EXTENTS] INTERNAL;
-
+/* The slot a ref (block.h) names. */
 static inline struct counters_slot *slot_at(uint32_t ref)
 {
 	uint64_t off = (uint64_t)ref << SLOT_REF_SHIFT;
