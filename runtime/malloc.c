@@ -155,16 +155,12 @@ static int too_big(size_t n)
 }
 
 /*
- * A block of slab S taken for N bytes to be charged to the slot REF names:
- * the first on its free list (its link checked), or the next it never
- * handed out; its entry checked and written.  NULL when S has neither.  The
- * caller charges.
+ * A free block of slab S taken: the first on its free list (its link
+ * checked), or the next it never handed out; LIST_END when S has neither.
  */
-static inline void *take_block(struct slab *s, uint32_t ref, size_t n)
+static inline uint32_t slab_take(struct slab *s)
 {
 	uint32_t i = s->free;
-	_Atomic uint32_t *entry;
-	char *b;
 
 	if (likely(i != LIST_END)) {
 		uint32_t next = link_read(s, slab_block(s, i));
@@ -175,11 +171,18 @@ static inline void *take_block(struct slab *s, uint32_t ref, size_t n)
 	} else if (likely(s->reserved < s->capacity)) {
 		i = s->reserved++;
 	} else {
-		return NULL;
+		return LIST_END;
 	}
 	s->used++;
-	b = slab_block(s, i);
-	entry = &slab_vector(s)[i];
+	return i;
+}
+
+/* Block I of slab S, just taken, given to N bytes charged to the slot REF names: its entry checked and written. */
+static inline void *slab_place(struct slab *s, uint32_t i, uint32_t ref, size_t n)
+{
+	_Atomic uint32_t *entry = &slab_vector(s)[i];
+	char *b = slab_block(s, i);
+
 	if (unlikely(load_relaxed(entry) != 0))
 		corrupted_list(b);
 	store_relaxed(entry, entry_make(ref, s->size - (uint32_t)n));
@@ -191,16 +194,17 @@ static void *small_block(uint32_t ref, size_t n)
 {
 	struct thread_state *t = alloctag_self;
 	uint32_t cls = n ? small_class(n) : 1;
-	void *p = take_block(t->current[cls], ref, n);
-	struct slab *s;
+	struct slab *s = t->current[cls];
+	uint32_t i = slab_take(s);
 
-	if (p)
-		return p;
-	if (!(s = alloctag_heap_refill(t, cls))) {
-		errno = ENOMEM;
-		return NULL;
+	if (i == LIST_END) {
+		if (!(s = alloctag_heap_refill(t, cls))) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		i = slab_take(s);
 	}
-	return take_block(s, ref, n);
+	return slab_place(s, i, ref, n);
 }
 
 /* Block P of N bytes from the next allocator, known by the table as charged to REF. */
@@ -272,7 +276,7 @@ static NOINLINE void *malloc_refill(struct thread_state *t, const struct slot_en
 		return NULL;
 	}
 	errno = saved_errno;
-	p = take_block(s, e->ref, n);
+	p = slab_place(s, slab_take(s), e->ref, n);
 	charge(own_slot(e), n);
 	return p;
 }
@@ -285,14 +289,18 @@ EXPORT void *malloc(size_t n)
 {
 	struct thread_state *t = alloctag_self;
 	const struct slot_entry *e;
+	struct slab *s;
+	uint32_t i;
 	void *p;
 
 	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!(e = known_entry(t))))
 		return malloc_slow(n);
-	p = take_block(t->current[small_class(n)], e->ref, n);
-	if (unlikely(!p))
+	s = t->current[small_class(n)];
+	i = slab_take(s);
+	if (unlikely(i == LIST_END))
 		return malloc_refill(t, e, n);
-	charge(own_slot(e), n);
+	p = slab_place(s, i, e->ref, n);
+	charge((struct counters_slot *)e->value, n);	/* known_entry: its own slot */
 	return p;
 }
 
