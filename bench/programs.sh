@@ -20,6 +20,12 @@
 #   buildfree  bench/micro.c's build-free mode: BENCH_BUILDFREE_BLOCKS
 #              (5000000) blocks of 96 bytes allocated, then all freed; built
 #              with gcc and with alloctag-cc
+#   xmalloc    bench/xmalloc.c: 4 threads allocating and swapping blocks
+#              through a shared array, so that most blocks are freed by
+#              another thread than their own (mimalloc-bench's
+#              xmalloc-test); BENCH_XMALLOC_OPS (2000000) per thread; built
+#              with gcc and with alloctag-cc.  Callgrind runs one thread at
+#              a time: its count is the work, the wall time the contention
 #
 # Figures: callgrind's instruction count of one run (cc1's alone for cc1),
 # wall and peak RSS (ru_maxrss) the median of BENCH_PROGRAM_ROUNDS (7)
@@ -36,8 +42,9 @@ PERL_LINES=${BENCH_PERL_LINES:-2000000}
 PYTHON_SCALE=${BENCH_PYTHON_SCALE:-2}
 CC1_OPT=${BENCH_CC1_OPT:--O1}
 BUILDFREE_BLOCKS=${BENCH_BUILDFREE_BLOCKS:-5000000}
+XMALLOC_OPS=${BENCH_XMALLOC_OPS:-2000000}
 PROGRAM_ROUNDS=${BENCH_PROGRAM_ROUNDS:-7}
-PROGRAMS="xmllint perl python cc1 buildfree"
+PROGRAMS="xmllint perl python cc1 buildfree xmalloc"
 PRELOAD=$B/liballoctag.so
 
 # The variants of a program.
@@ -78,6 +85,7 @@ program_command() {	# PROGRAM
 	python) echo "/usr/bin/python3 $TOP/bench/objects.py $PYTHON_SCALE" ;;
 	cc1) echo "$CC $CC1_OPT $SQLITE_DEFS -I$W/src/sqlite/amalg -c -o sqlite3.o $W/src/sqlite/amalg/sqlite3.c" ;;
 	buildfree) echo "./micro build-free $BUILDFREE_BLOCKS" ;;
+	xmalloc) echo "./xmalloc 4 $XMALLOC_OPS" ;;
 	esac
 }
 # speedtest1's flags but the optimization level (bench/run).
@@ -172,12 +180,21 @@ prepare_cc1() {
 	sqlite_amalgamation
 }
 
-prepare_buildfree() {
-	local d=$W/buildfree
+# bench/NAME.c built with $CC and with alloctag-cc into $W/PROGRAM/{plain,alloctag}/NAME.
+build_both() {	# PROGRAM NAME
+	local d=$W/$1
 	mkdir -p "$d/plain" "$d/alloctag"
-	$CC -O2 -Wall -o "$d/plain/micro" "$TOP/bench/micro.c" &&
-	ALLOCTAG_CC_VERBOSE= "$ACC" -O2 -Wall -o "$d/alloctag/micro" "$TOP/bench/micro.c" ||
-		die "cannot build bench/micro.c for buildfree"
+	$CC -O2 -Wall -o "$d/plain/$2" "$TOP/bench/$2.c" -lpthread &&
+	ALLOCTAG_CC_VERBOSE= "$ACC" -O2 -Wall -o "$d/alloctag/$2" "$TOP/bench/$2.c" -lpthread ||
+		die "cannot build bench/$2.c for $1"
+}
+
+prepare_buildfree() {
+	build_both buildfree micro
+}
+
+prepare_xmalloc() {
+	build_both xmalloc xmalloc
 }
 
 # --- the run ---------------------------------------------------------------------
@@ -213,6 +230,7 @@ program_label() {	# PROGRAM VARIANT
 	python/*) echo "python3 bench/objects.py $PYTHON_SCALE, preloaded" ;;
 	cc1/*) echo "cc1: gcc $CC1_OPT -c sqlite3.c, preloaded" ;;
 	buildfree/*) echo "micro build-free $BUILDFREE_BLOCKS (96 bytes), alloctag-cc" ;;
+	xmalloc/*) echo "xmalloc 4 threads x $XMALLOC_OPS, frees by other threads, alloctag-cc" ;;
 	esac
 }
 
