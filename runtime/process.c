@@ -12,8 +12,13 @@
  *                      are freed and their caches dropped
  *   exit               (destructor) the exit report, then the live file
  *                      marked exited and removed
+ *
+ * Every entry here keeps errno as the program left it: the program sees
+ * errno 0 at main's start and after fork as without alloctag (isatty,
+ * open, getcwd in the runtime would leave ENOTTY, EEXIST, ...).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,39 +44,54 @@ void alloctag_key_init(void)
 
 static void before_fork(void)
 {
+	int saved_errno = errno;
+
 	alloctag_registry_lock();
 	alloctag_counters_before_fork();
+	errno = saved_errno;
 }
 
 static void after_fork_parent(void)
 {
+	int saved_errno = errno;
+
 	alloctag_counters_forked();
 	alloctag_registry_unlock();
+	errno = saved_errno;
 }
 
 static void after_fork_child(void)
 {
+	int saved_errno = errno;
+
 	alloctag_registry_after_fork();
 	alloctag_cache_after_fork(alloctag_self);
 	alloctag_live_after_fork();
 	alloctag_counters_forked();
 	alloctag_report_after_fork();
+	errno = saved_errno;
 }
 
 __attribute__((constructor)) static void process_start(void)
 {
+	int saved_errno = errno;
+
 	alloctag_report_streams();
 	alloctag_config_read();
 	alloctag_cache_init();
 	alloctag_live_start();
 	alloctag_report_start();
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	errno = saved_errno;
 }
 
 __attribute__((destructor)) static void process_exit(void)
 {
+	int saved_errno = errno;
+
 	alloctag_report_at_exit();
 	alloctag_live_end();
+	errno = saved_errno;
 }
 
 #ifdef ALLOCTAG_DEBUG
