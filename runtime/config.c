@@ -32,20 +32,26 @@
 
 struct alloctag_config alloctag_config;
 
-/* One line on stderr: "alloctag: " and the strings given, up to a NULL. */
+#define COMPLAINT_MAX	512
+
+/*
+ * One line on stderr: "alloctag: " and the strings given, up to a NULL.
+ * Built on the stack: it may say that there is no memory left.
+ */
 void alloctag_complain(const char *first, ...)
 {
-	struct out o = { 0 };
+	char line[COMPLAINT_MAX];
+	struct out o;
 	va_list ap;
 
+	out_fixed(&o, line, sizeof(line) - 1);	/* a longer one is cut */
 	out_str(&o, "alloctag: ");
 	va_start(ap, first);
 	for (const char *s = first; s; s = va_arg(ap, const char *))
 		out_str(&o, s);
 	va_end(ap);
-	out_str(&o, "\n");
-	alloctag_say(o.buf, o.len);
-	out_release(&o);
+	line[o.len++] = '\n';
+	alloctag_say(line, o.len);
 }
 
 static void read_destination(const char *s)

@@ -5,8 +5,11 @@
  * At exit, on alloctag_report(), or on ALLOCTAG_SIGNAL, every thread's
  * counters are summed site by site (counters_read.c) and written
  * (format.c) where config.c says.  A report never disturbs the program:
- *   - it is built with mmap and written with write: no malloc (it would
- *     count itself), safe in a signal handler;
+ *   - it needs no malloc (it would count itself) and no new memory: it
+ *     streams through a buffer on the stack, sites sorted in static memory
+ *     (or mmap'd memory, or unsorted a window at a time when there is
+ *     none: a process that used up its address space still gets its
+ *     report); safe in a signal handler;
  *   - stdout and stderr are the streams the process started with: their
  *     identity is kept at start, and the report goes to them only while
  *     fd 1 and 2 are still those files (a program started with fd 2 closed
@@ -131,24 +134,31 @@ void alloctag_say(const char *line, size_t n)
 		write_all(fd, line, n);
 }
 
-/* ALLOCTAG_REPORT's file name with %p, %e and %% expanded. */
-static void expand_path(struct out *o, const char *pattern)
+/* ALLOCTAG_REPORT's file name with %p, %e and %% expanded into PATH: 0, or -1 if too long. */
+static int expand_path(char *path, size_t size, const char *pattern)
 {
-	for (const char *p = pattern; *p; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			out_num(o, getpid(), 0);
-			p++;
-		} else if (p[0] == '%' && p[1] == 'e') {
-			out_str(o, program_invocation_short_name);
-			p++;
-		} else if (p[0] == '%' && p[1] == '%') {
-			out_put(o, "%", 1);
-			p++;
+	char pid[24];
+	struct out o, p;
+
+	out_fixed(&o, path, size - 1);
+	out_fixed(&p, pid, sizeof(pid));
+	out_num(&p, getpid(), 0);
+	for (const char *c = pattern; *c; c++) {
+		if (c[0] == '%' && c[1] == 'p') {
+			out_put(&o, pid, p.len);
+			c++;
+		} else if (c[0] == '%' && c[1] == 'e') {
+			out_str(&o, program_invocation_short_name);
+			c++;
+		} else if (c[0] == '%' && c[1] == '%') {
+			out_put(&o, "%", 1);
+			c++;
 		} else {
-			out_put(o, p, 1);
+			out_put(&o, c, 1);
 		}
 	}
-	out_put(o, "", 1);
+	path[o.len] = '\0';
+	return o.failed ? -1 : 0;
 }
 
 /* The report file, opened: truncated at this process's first report. */
@@ -173,39 +183,6 @@ static int open_file(const char *path)
 	return fd;
 }
 
-static void deliver(const struct out *report, int at_exit)
-{
-	struct out path = { 0 };
-	const char *name;
-	int fd, error;
-
-	if (alloctag_config.destination == DEST_FILE) {
-		expand_path(&path, alloctag_config.path);
-		name = path.buf ? path.buf : alloctag_config.path;
-		fd = open_file(name);
-	} else {
-		struct stream *s = alloctag_config.destination == DEST_STDOUT ? OUT : ERR;
-
-		name = s == OUT ? "stdout" : "stderr";
-		/* The program's buffered output first; stdio is not safe in a handler. */
-		if (at_exit)
-			fflush(stdout);
-		fd = stream_fd(s);
-	}
-	if (fd >= 0) {
-		error = write_all(fd, report->buf, report->len);
-		if (error && error != EPIPE) {
-			const char *why = strerrordesc_np(error);
-
-			alloctag_complain("cannot write the report to ", name, ": ", why ? why : "error", NULL);
-		}
-		if (alloctag_config.destination == DEST_FILE)
-			close(fd);
-		truncated = 1;
-	}
-	out_release(&path);
-}
-
 /* Whether Valgrind runs the program: it replaces malloc, ours included. */
 static int under_valgrind(void)
 {
@@ -217,74 +194,200 @@ static int under_valgrind(void)
 #define VALGRIND_NOTE \
 	"Valgrind replaced alloctag's malloc, so no allocation was counted; " \
 	"run valgrind with --soname-synonyms=somalloc=nouserintercepts to keep alloctag's"
+#define UNSORTED_NOTE \
+	"no memory to sort the sites: they are in the order they were first seen, every one"
 
-/* Every site's totals, in report order: N lines in memory of SIZE bytes. */
-struct sites {
+/*
+ * Room for the totals of CAP sites.  A report needs no new memory: up to
+ * STATIC_SITES sites it sorts them in static memory (while no other report
+ * uses it), more in memory it maps, and without that it writes them a
+ * window of STACK_SITES at a time, unsorted, from the stack.
+ */
+#define STATIC_SITES	256
+#define STACK_SITES	16
+
+struct room {
 	struct report_line *lines;
-	size_t n, size;
-};
-
-static int collect(struct sites *out)
-{
-	struct counters_view v;
-	uint32_t nsites;
 	struct site_totals *totals;
 	const struct counters_site **records;
-	size_t arrays;
+	uint32_t cap;
+	size_t mapped;		/* bytes mapped for it, or 0 */
+};
 
+#define ROOM_BYTES(n)	((size_t)(n) * (sizeof(struct report_line) + sizeof(struct site_totals) + \
+					 sizeof(const struct counters_site *)))
+
+static struct {
+	struct report_line lines[STATIC_SITES];
+	struct site_totals totals[STATIC_SITES];
+	const struct counters_site *records[STATIC_SITES];
+} static_room;
+static atomic_flag static_room_busy = ATOMIC_FLAG_INIT;
+
+static int map_room(struct room *r, uint32_t n)
+{
+	char *p = alloctag_map(ROOM_BYTES(n));
+
+	if (!p)
+		return -1;
+	r->lines = (struct report_line *)p;
+	r->totals = (struct site_totals *)(r->lines + n);
+	r->records = (const struct counters_site **)(r->totals + n);
+	r->cap = n;
+	r->mapped = ROOM_BYTES(n);
+	return 0;
+}
+
+/* Sites FIRST..FIRST+N-1 (N <= R's cap) into R's lines: how many have a record. */
+static size_t collect(const struct counters_view *v, struct room *r, uint32_t first, uint32_t n)
+{
+	size_t lines = 0;
+
+	counters_sum_range(v, first, n, r->totals, r->records);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!r->records[i])
+			continue;
+		r->lines[lines].totals = r->totals[i];
+		counters_site_text(v, r->records[i], &r->lines[lines].where);
+		lines++;
+	}
+	return lines;
+}
+
+/* Every site, largest first (ALLOCTAG_TOP of them), from R of room for all. */
+static void write_sorted(struct out *o, const struct counters_view *v, struct room *r,
+			 uint32_t nsites, const struct report_meta *meta)
+{
+	size_t n = collect(v, r, 1, nsites);
+
+	report_sort(r->lines, n);
+	if (alloctag_config.top && n > alloctag_config.top)
+		n = alloctag_config.top;
+	report_format(o, alloctag_config.format, r->lines, n, meta);
+}
+
+/* Every site, a window of R's cap at a time, in the order of their ids. */
+static void write_unsorted(struct out *o, const struct counters_view *v, struct room *r,
+			   uint32_t nsites, struct report_meta *meta, const char **notes)
+{
+	size_t index = 0;
+
+	notes[meta->nnotes++] = UNSORTED_NOTE;
+	report_begin(o, alloctag_config.format, meta);
+	for (uint32_t first = 1; first <= nsites && !o->failed; first += r->cap) {
+		uint32_t n = nsites - first + 1 < r->cap ? nsites - first + 1 : r->cap;
+		size_t lines = collect(v, r, first, n);
+
+		for (size_t i = 0; i < lines; i++)
+			report_site(o, alloctag_config.format, &r->lines[i], index++);
+	}
+	report_end(o, alloctag_config.format);
+}
+
+/* The report, streamed into O. */
+static void write_report(struct out *o)
+{
+	struct counters_header *h = alloctag_counters();
+	struct report_meta meta = { .program = program_invocation_short_name, .pid = getpid(), .frees_seen = 1 };
+	const char *notes[4];
+	struct report_line stack_lines[STACK_SITES];
+	struct site_totals stack_totals[STACK_SITES];
+	const struct counters_site *stack_records[STACK_SITES];
+	struct room room = { stack_lines, stack_totals, stack_records, STACK_SITES, 0 };
+	int claimed = !atomic_flag_test_and_set_explicit(&static_room_busy, memory_order_acquire);
+	struct counters_view v;
+	uint32_t nsites;
+
+	meta.notes = notes;
+	if (h && (load_relaxed(&h->state) & COUNTERS_FREE_UNSEEN))
+		meta.frees_seen = 0;
 	alloctag_counters_view(&v);
 	nsites = counters_site_count(&v);
-	arrays = nsites * (sizeof(*totals) + sizeof(*records));
-	out->size = nsites * sizeof(*out->lines) + arrays;
-	out->lines = nsites ? alloctag_map(out->size) : NULL;
-	out->n = 0;
-	if (nsites && !out->lines)
-		return -1;
-	totals = (struct site_totals *)(out->lines + nsites);
-	records = (const struct counters_site **)(totals + nsites);
-	if (nsites)
-		counters_sum(&v, nsites, totals, records);
-	for (uint32_t i = 0; i < nsites; i++) {
-		if (!records[i])
-			continue;
-		out->lines[out->n].totals = totals[i];
-		counters_site_text(&v, records[i], &out->lines[out->n].where);
-		out->n++;
+	if (!nsites && under_valgrind())
+		notes[meta.nnotes++] = VALGRIND_NOTE;
+	if (claimed)
+		room = (struct room){ static_room.lines, static_room.totals, static_room.records, STATIC_SITES, 0 };
+	if (nsites > room.cap && map_room(&room, nsites) != 0)
+		write_unsorted(o, &v, &room, nsites, &meta, notes);
+	else
+		write_sorted(o, &v, &room, nsites, &meta);
+	out_flush(o);
+	if (room.mapped)
+		alloctag_unmap(room.lines, room.mapped);
+	if (claimed)
+		atomic_flag_clear_explicit(&static_room_busy, memory_order_release);
+}
+
+/* Where the report streams to: a descriptor, and the errno of a failed write. */
+struct sink {
+	int fd;
+	int error;
+};
+
+static int flush_to_fd(struct out *o)
+{
+	struct sink *sink = o->sink;
+
+	sink->error = write_all(sink->fd, o->buf, o->len);
+	o->len = 0;
+	return sink->error ? -1 : 0;
+}
+
+#define OUT_BUFFER	2048
+
+/* The report written to FD: 0, or the errno of a failed write. */
+static int report_to(int fd)
+{
+	char buf[OUT_BUFFER];
+	struct sink sink = { fd, 0 };
+	struct out o = { .buf = buf, .cap = sizeof(buf), .flush = flush_to_fd, .sink = &sink };
+
+	write_report(&o);
+	return sink.error;
+}
+
+static void deliver(int at_exit)
+{
+	char path[sizeof(alloctag_config.path) + 64];
+	const char *name;
+	int fd, error;
+
+	if (alloctag_config.destination == DEST_FILE) {
+		name = path;
+		if (expand_path(path, sizeof(path), alloctag_config.path) != 0) {
+			alloctag_complain("cannot write the report to ", alloctag_config.path,
+					  ": the name is too long", NULL);
+			return;
+		}
+		fd = open_file(name);
+	} else {
+		struct stream *s = alloctag_config.destination == DEST_STDOUT ? OUT : ERR;
+
+		name = s == OUT ? "stdout" : "stderr";
+		/* The program's buffered output first; stdio is not safe in a handler. */
+		if (at_exit)
+			fflush(stdout);
+		fd = stream_fd(s);
 	}
-	report_sort(out->lines, out->n);
-	return 0;
+	if (fd < 0)
+		return;
+	error = report_to(fd);
+	if (error && error != EPIPE) {
+		const char *why = strerrordesc_np(error);
+
+		alloctag_complain("cannot write the report to ", name, ": ", why ? why : "error", NULL);
+	}
+	if (alloctag_config.destination == DEST_FILE)
+		close(fd);
+	truncated = 1;
 }
 
 static void report(int at_exit)
 {
-	struct counters_header *h = alloctag_counters();
-	struct report_meta meta = { program_invocation_short_name, getpid(), 1 };
-	struct sites sites;
-	struct out o = { 0 };
 	int saved_errno = errno;
 
-	if (alloctag_config.destination == DEST_OFF)
-		return;
-	if ((!h || !load_relaxed(&h->nsites)) && under_valgrind()) {
-		alloctag_complain(VALGRIND_NOTE, NULL);
-		return;
-	}
-	if (collect(&sites) != 0) {
-		alloctag_complain("out of memory for the report", NULL);
-		return;
-	}
-	if (h && (load_relaxed(&h->state) & COUNTERS_FREE_UNSEEN))
-		meta.frees_seen = 0;
-	if (alloctag_config.top && sites.n > alloctag_config.top)
-		sites.n = alloctag_config.top;
-	report_format(&o, alloctag_config.format, sites.lines, sites.n, &meta);
-	if (o.failed)
-		alloctag_complain("out of memory for the report", NULL);
-	else
-		deliver(&o, at_exit);
-	out_release(&o);
-	if (sites.lines)
-		alloctag_unmap(sites.lines, sites.size);
+	if (alloctag_config.destination != DEST_OFF)
+		deliver(at_exit);
 	errno = saved_errno;
 }
 
