@@ -4,16 +4,23 @@
  * kin read a running process's counters, at no cost to it (the counters
  * are the file's pages: counters.c).
  *
- * Where: the first of these directories that is the user's alone (owned by
- * the user, mode 0700, not a symlink; made if missing):
- *   $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID, /tmp/alloctag-UID
- * The file: the process's pid, mode 0600, made new (O_EXCL, O_NOFOLLOW).
- * Alive: the process holds a shared flock on it, through a descriptor that
- * exec closes; a reader that can take an exclusive one knows the file is
- * stale (its process died or exec'd).  A stale file of the same pid is
- * replaced.  At exit the file is marked exited and removed (a reader that
- * mapped it keeps the final counters), or kept with ALLOCTAG_LIVE=keep.
- * A child after fork gets its own.  ALLOCTAG_LIVE=off: no file.
+ * Where: the first of the user's live directories (live_dir.h) that is the
+ * user's alone (made if missing).  The file: the process's pid, mode 0600,
+ * made new (O_EXCL, O_NOFOLLOW); a file of that name is an earlier
+ * process's (the pid is ours now), removed first.
+ *
+ * No descriptor stays open: the file is mapped and its descriptor closed
+ * before the constructor returns (counters.c opens it again by path to
+ * grow it), so a program's descriptors, closefrom() and the numbers it
+ * gets are what they are without alloctag.  Alive: the header says who
+ * writes the file (pid, start time, exec identity: live_dir.h), and the
+ * readers, the runtime's included, judge it stale by what /proc says.
+ *
+ * At start, the process removes the stale files of its live directory (a
+ * process killed by SIGKILL leaves its file).  At exit the file is marked
+ * exited and removed (a reader that mapped it keeps the final counters),
+ * or kept with ALLOCTAG_LIVE=keep.  A child after fork gets its own.
+ * ALLOCTAG_LIVE=off: no file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,72 +29,88 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "alloctag_internal.h"
 #include "live_dir.h"
 
-static int live_fd = -1;
+/* The file this process made ("" if none), and its identity. */
 static char live_path[LIVE_PATH_MAX + 32];
+static dev_t live_dev;
+static ino_t live_ino;
 
-/* A stale file named NAME in DIR (same user, no live writer) removed. */
-static int remove_stale(int dir, const char *name)
-{
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	int stale;
-
-	if (fd < 0)
-		return -1;
-	stale = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-		flock(fd, LOCK_EX | LOCK_NB) == 0;
-	close(fd);
-	return stale ? unlinkat(dir, name, 0) : -1;
-}
-
-/* This process's live file, made in DIR and held: its descriptor, or -1. */
-static int make_file(int dir, const char *name)
-{
-	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-
-	if (fd < 0 && errno == EEXIST && remove_stale(dir, name) == 0)
-		fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0) {
-		unlinkat(dir, name, 0);
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-static int rebind(int fd)
+static int rebind(int fd, const char *path)
 {
 	int ok;
 
 	alloctag_registry_lock();
-	ok = alloctag_counters_rebind(fd);
+	ok = alloctag_counters_rebind(fd, path);
 	alloctag_registry_unlock();
 	return ok;
 }
 
-static void start_file(void)
+/* Who writes the file, in the header, for its readers (live_dir.h). */
+static void stamp_writer(void)
 {
-	char dir_path[LIVE_PATH_MAX], name[24];
+	struct counters_header *h = alloctag_counters();
+	struct live_proc p;
+
+	if (!h || live_proc_read(getpid(), &p) != 0)
+		return;
+	h->pid_ns = live_pid_ns();
+	h->proc_start = p.start;
+	h->exec_code = p.code;
+	h->exec_stack = p.stack;
+}
+
+/* A new file NAME in DIR, for this process: its descriptor, or -1. */
+static int make_file(int dir, const char *name)
+{
+	int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+	int fd = openat(dir, name, flags, 0600);
+
+	if (fd < 0 && errno == EEXIST && live_remove(dir, name, 0))
+		fd = openat(dir, name, flags, 0600);
+	return fd;
+}
+
+/* The counters moved into a live file of this process's in DIR (at DIR_PATH). */
+static void start_file(int dir, const char *dir_path)
+{
+	char name[24];
+	struct stat st;
+	int fd;
+
+	snprintf(name, sizeof(name), "%d", (int)getpid());
+	if (snprintf(live_path, sizeof(live_path), "%s/%s", dir_path, name) >= (int)sizeof(live_path) ||
+	    (fd = make_file(dir, name)) < 0) {
+		live_path[0] = '\0';
+		return;
+	}
+	if (fstat(fd, &st) != 0 || rebind(fd, live_path) != 0) {
+		unlinkat(dir, name, 0);
+		live_path[0] = '\0';
+	} else {
+		/* After the rebind: in a fork child the pages before were its parent's. */
+		stamp_writer();
+		live_dev = st.st_dev;
+		live_ino = st.st_ino;
+	}
+	close(fd);
+}
+
+/* Stale files removed with SWEEP, then this process's file made. */
+static void open_dir_and_start(int sweep)
+{
+	char dir_path[LIVE_PATH_MAX];
 	int dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
 
 	if (dir < 0)
 		return;
-	snprintf(name, sizeof(name), "%d", (int)getpid());
-	live_fd = make_file(dir, name);
-	if (live_fd >= 0 && rebind(live_fd) != 0) {
-		unlinkat(dir, name, 0);
-		close(live_fd);
-		live_fd = -1;
-	}
-	if (live_fd >= 0)
-		snprintf(live_path, sizeof(live_path), "%s/%s", dir_path, name);
+	if (sweep)
+		live_sweep(dir);
+	start_file(dir, dir_path);
 	close(dir);
 }
 
@@ -112,20 +135,27 @@ void alloctag_live_start(void)
 	if (frees_unseen())
 		atomic_fetch_or_explicit(&h->state, COUNTERS_FREE_UNSEEN, memory_order_relaxed);
 	if (alloctag_config.live)
-		start_file();
+		open_dir_and_start(1);
 }
 
 /* In a child after fork: counters of its own, in a file of its own. */
 void alloctag_live_after_fork(void)
 {
-	if (live_fd < 0)
+	if (!live_path[0])
 		return;
-	close(live_fd);
-	live_fd = -1;
 	live_path[0] = '\0';
-	start_file();
-	if (live_fd < 0)
-		rebind(-1);
+	open_dir_and_start(0);
+	if (!live_path[0])
+		rebind(-1, NULL);
+}
+
+/* PATH unlinked if it is still the file of DEV and INO. */
+static void unlink_same(const char *path, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+		unlink(path);
 }
 
 void alloctag_live_end(void)
@@ -138,10 +168,7 @@ void alloctag_live_end(void)
 		store_relaxed(&h->exit_ns, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
 		atomic_fetch_and_explicit(&h->state, ~(uint32_t)COUNTERS_RUNNING, memory_order_release);
 	}
-	if (live_fd < 0)
-		return;
-	if (alloctag_config.live != LIVE_KEEP)
-		unlink(live_path);
-	close(live_fd);
-	live_fd = -1;
+	if (live_path[0] && alloctag_config.live != LIVE_KEEP)
+		unlink_same(live_path, live_dev, live_ino);
+	live_path[0] = '\0';
 }

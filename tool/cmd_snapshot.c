@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "live.h"
+#include "live_dir.h"
 #include "report_write.h"
 
 int cmd_snapshot(int argc, char **argv)
@@ -58,22 +59,17 @@ static int cmp_long(const void *a, const void *b)
 /* The pids named by files in the live directories (not checked yet). */
 static size_t live_pids(long **out)
 {
-	char dirs[3][4096];
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	size_t n = 0, cap = 0, ndirs = 0;
+	char path[LIVE_PATH_MAX];
+	size_t n = 0, cap = 0;
 	long *pids = NULL;
 
-	if (xdg && xdg[0] == '/')
-		snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s/alloctag", xdg);
-	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/dev/shm/alloctag-%u", (unsigned)geteuid());
-	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/tmp/alloctag-%u", (unsigned)geteuid());
-	for (size_t d = 0; d < ndirs; d++) {
-		DIR *dir = opendir(dirs[d]);
+	for (int d = 0; live_dir_candidate(d, path, sizeof(path)) == 0; d++) {
+		DIR *dir = opendir(path);
 		struct dirent *e;
 		long pid;
 
 		while (dir && (e = readdir(dir)))
-			if (is_pid_argument(e->d_name, &pid)) {
+			if (live_name_pid(e->d_name, &pid)) {
 				if (n == cap)
 					pids = xrealloc(pids, (cap = cap ? cap * 2 : 64) * sizeof(*pids));
 				pids[n++] = pid;

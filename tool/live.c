@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -182,35 +181,6 @@ static int open_live_dir(const char *path)
 	return -1;
 }
 
-/* A file whose writer is gone: remove it if it is still the one we opened. */
-static void remove_stale(int dirfd, const char *name, int fd)
-{
-	struct stat ours, now;
-
-	if (fstat(fd, &ours) == 0 && fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    ours.st_dev == now.st_dev && ours.st_ino == now.st_ino)
-		unlinkat(dirfd, name, 0);
-}
-
-static int writer_alive(int fd)
-{
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		flock(fd, LOCK_UN);
-		return 0;
-	}
-	return 1;
-}
-
-/* Has the writer written the header?  (It locks the file before, so a file
- * without one may be in the making, not stale.) */
-static int has_header(int fd)
-{
-	char magic[sizeof(COUNTERS_MAGIC) - 1];
-
-	return pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	       !memcmp(magic, COUNTERS_MAGIC, sizeof(magic));
-}
-
 /* PID's live file in the directory DIR: its fd, LIVE_ABSENT or -1. */
 static int open_in(const char *dir, long pid, char *path, size_t size)
 {
@@ -231,9 +201,8 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		close(fd);
 		fd = -1;
 	}
-	if (fd >= 0 && !writer_alive(fd)) {
-		if (has_header(fd))
-			remove_stale(dirfd, name, fd);
+	if (fd >= 0 && live_file_stale(fd, pid)) {	/* the runtime's own rule (live_dir.h) */
+		live_unlink_same(dirfd, name, fd);
 		close(fd);
 		fd = LIVE_ABSENT;
 	}
@@ -591,7 +560,7 @@ int live_exited(struct live *l)
 			 !(atomic_load_explicit(&h->state, memory_order_acquire) & COUNTERS_RUNNING);
 	}
 	bus_armed = 0;
-	return exited || !writer_alive(l->fd);
+	return exited || live_file_stale(l->fd, l->pid);
 }
 
 void live_close(struct live *l)

@@ -13,9 +13,8 @@
  * must be ours alone (owner = our effective uid, no permission for group or
  * others), never a symbolic link (O_NOFOLLOW at each of the two last steps,
  * checked on the open descriptor), the file a regular one.  A file whose
- * writer is gone (we can take flock(LOCK_EX): the writer holds LOCK_SH
- * while alive) is stale: it is removed and ignored, unless it has no header
- * yet (the writer locks it before writing one: it may be starting).
+ * writer is gone (died, or exec'd: live_file_stale(), the runtime's own
+ * rule, from live_dir.h) is stale: it is removed and ignored.
  *
  * The process must be ours too: another user's process is refused even for
  * root (run alloctag as that user).
@@ -62,7 +61,7 @@ int live_watch_dir(void);
 /* The counters now (remapping if they grew); -1 with the error set.  The
  * sites' strings belong to L (S->borrowed): S must not outlive it. */
 int live_read(struct live *l, struct snapshot *s);
-/* The process has exited (its runtime said so, or its lock is gone). */
+/* The process has exited (its runtime said so, or its file is stale). */
 int live_exited(struct live *l);
 void live_close(struct live *l);
 
