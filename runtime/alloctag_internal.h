@@ -145,6 +145,7 @@ void alloctag_unmap(void *p, size_t size) INTERNAL;
 /* live.c */
 void alloctag_live_start(void) INTERNAL;
 void alloctag_live_after_fork(void) INTERNAL;
+void alloctag_live_settle(void) INTERNAL;
 void alloctag_live_end(void) INTERNAL;
 
 /* config.c */

@@ -19,8 +19,17 @@
  * At start, the process removes the stale files of its live directory (a
  * process killed by SIGKILL leaves its file).  At exit the file is marked
  * exited and removed (a reader that mapped it keeps the final counters),
- * or kept with ALLOCTAG_LIVE=keep.  A child after fork gets its own.
- * ALLOCTAG_LIVE=off: no file.
+ * or kept with ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
+ *
+ * A child after fork gets its own file, lazily: a child that execs or
+ * _exits at once must leave nothing behind.  At fork its counters move to
+ * anonymous memory (the fork handler runs in the child's only thread); the
+ * file is made at the child's first registry slow path (an allocation from
+ * a call site new to it, or by a thread new to it: alloctag_live_settle)
+ * that finds it single-threaded, since moving the counters into the file
+ * while another thread counts would lose that thread's updates.  A child
+ * that never gets there, or only with other threads running, keeps
+ * anonymous counters and has no live file; its report is the same.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -39,6 +48,11 @@
 static char live_path[LIVE_PATH_MAX + 32];
 static dev_t live_dev;
 static ino_t live_ino;
+
+/* A fork child's file, not made yet; when to look again if it had threads. */
+static _Atomic int child_pending;
+static int64_t child_retry_ns;
+#define CHILD_RETRY_NS	100000000	/* 100 ms */
 
 static int rebind(int fd, const char *path)
 {
@@ -138,15 +152,48 @@ void alloctag_live_start(void)
 		open_dir_and_start(1);
 }
 
-/* In a child after fork: counters of its own, in a file of its own. */
+/* In a child after fork: counters of its own, its file made later. */
 void alloctag_live_after_fork(void)
 {
 	if (!live_path[0])
 		return;
 	live_path[0] = '\0';
-	open_dir_and_start(0);
-	if (!live_path[0])
-		rebind(-1, NULL);
+	rebind(-1, NULL);
+	child_retry_ns = 0;
+	store_relaxed(&child_pending, 1);
+}
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Whether this thread is the process's only one. */
+static int single_threaded(void)
+{
+	struct live_proc p;
+
+	return live_proc_read(getpid(), &p) == 0 && p.threads == 1;
+}
+
+/* On a registry slow path (registry.c), not under its lock: a fork child's file. */
+void alloctag_live_settle(void)
+{
+	int saved_errno;
+
+	if (likely(!load_relaxed(&child_pending)) || monotonic_ns() < child_retry_ns)
+		return;
+	saved_errno = errno;
+	if (single_threaded()) {
+		store_relaxed(&child_pending, 0);
+		open_dir_and_start(0);
+	} else {
+		child_retry_ns = monotonic_ns() + CHILD_RETRY_NS;
+	}
+	errno = saved_errno;
 }
 
 /* PATH unlinked if it is still the file of DEV and INO. */

@@ -452,6 +452,7 @@ struct counters_slot *alloctag_slot_slow(struct alloc_tag *tag)
 	struct counters_slot *s;
 	uint32_t id;
 
+	alloctag_live_settle();		/* a fork child's live file, made lazily (live.c) */
 	if (t == &alloctag_boot_state && !(t = adopt_state()))
 		return &lost;
 	id = site_id(tag);

@@ -102,8 +102,9 @@ static void explain_absent(long pid)
 	if (live && !strcmp(live, "off"))
 		error_set("process %ld (%s) runs with ALLOCTAG_LIVE=off: it has no live counters", pid, name);
 	else if (proc_maps_mention(pid, "liballoctag"))
-		error_set("process %ld (%s) runs the alloctag runtime but has no live file (an older "
-			  "runtime, or none of its live directories was usable)", pid, name);
+		error_set("process %ld (%s) runs the alloctag runtime but has no live file (a fork child "
+			  "makes it at its first allocation from a call site new to it, if it runs one "
+			  "thread then; or none of its live directories was usable)", pid, name);
 	else
 		error_set("process %ld (%s) has no live counters: it does not run with the alloctag "
 			  "runtime (build it with alloctag-cc)", pid, name);
