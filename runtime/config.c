@@ -8,8 +8,9 @@
  *                    stderr, stdout, off, or a file (%p pid, %e program,
  *                    %% a percent sign; relative to the directory the
  *                    process started in).  Unset: stderr when it is a
- *                    terminal, else no report (a test suite that compares
- *                    stderr must see what it saw without alloctag).
+ *                    terminal, else only kept in the live directory (a
+ *                    test suite that compares stderr must see what it saw
+ *                    without alloctag; report.c keeps it).
  *   ALLOCTAG_FORMAT  allocinfo (default), full, json
  *   ALLOCTAG_TOP     only the N largest sites
  *   ALLOCTAG_SIGNAL  also report on this signal: USR1, USR2, HUP, ... or a
@@ -19,7 +20,9 @@
  *                    CMD sets it, to read the last counters of a short
  *                    program, and removes the file)
  *
- * A bad setting gets one line on stderr and its default.
+ * A bad setting gets its default and one line: at once on stderr when
+ * that is where the report goes, else as a note in the report (nothing of
+ * alloctag's reaches a stream the report does not go to).
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -33,6 +36,20 @@
 struct alloctag_config alloctag_config;
 
 #define COMPLAINT_MAX	512
+
+/* The N bytes at TEXT kept as a note for the report (cut to fit). */
+static void note(const char *text, size_t n)
+{
+	char *to;
+
+	if (alloctag_config.nnotes == CONFIG_NOTES)
+		return;
+	to = alloctag_config.notes[alloctag_config.nnotes++];
+	if (n >= CONFIG_NOTE_MAX)
+		n = CONFIG_NOTE_MAX - 1;
+	memcpy(to, text, n);
+	to[n] = '\0';
+}
 
 /*
  * One line on stderr: "alloctag: " and the strings given, up to a NULL.
@@ -51,7 +68,10 @@ void alloctag_complain(const char *first, ...)
 		out_str(&o, s);
 	va_end(ap);
 	line[o.len++] = '\n';
-	alloctag_say(line, o.len);
+	if (alloctag_config.destination == DEST_STDERR)
+		alloctag_say(line, o.len);
+	else
+		note(line + strlen("alloctag: "), o.len - strlen("alloctag: ") - 1);
 }
 
 static void read_destination(const char *s)
@@ -59,7 +79,7 @@ static void read_destination(const char *s)
 	size_t cwd_len;
 
 	if (!s || !*s) {
-		alloctag_config.destination = isatty(STDERR_FILENO) ? DEST_STDERR : DEST_OFF;
+		alloctag_config.destination = isatty(STDERR_FILENO) ? DEST_STDERR : DEST_KEEP;
 	} else if (!strcmp(s, "off")) {
 		alloctag_config.destination = DEST_OFF;
 	} else if (!strcmp(s, "stderr")) {
@@ -75,8 +95,9 @@ static void read_destination(const char *s)
 		alloctag_config.path[cwd_len] = '/';
 		strcpy(alloctag_config.path + cwd_len + 1, s);
 	} else {
-		alloctag_complain("ALLOCTAG_REPORT=", s, ": cannot tell where that is; no report", NULL);
-		alloctag_config.destination = DEST_OFF;
+		alloctag_config.destination = DEST_KEEP;
+		alloctag_complain("ALLOCTAG_REPORT=", s, ": cannot tell where that is; "
+				  "the report is kept in the live directory", NULL);
 	}
 }
 
@@ -170,8 +191,18 @@ static void read_live(const char *s)
 		alloctag_complain("ALLOCTAG_LIVE=", s, " is not on, off or keep; on", NULL);
 }
 
+/* Whether Valgrind runs the program: it replaces malloc, ours included. */
+static int valgrind_preloaded(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "/vgpreload_");
+}
+
+/* The destination first: it says where the others' complaints go. */
 void alloctag_config_read(void)
 {
+	alloctag_config.under_valgrind = valgrind_preloaded();
 	read_destination(getenv("ALLOCTAG_REPORT"));
 	read_format(getenv("ALLOCTAG_FORMAT"));
 	read_top(getenv("ALLOCTAG_TOP"));

@@ -21,6 +21,10 @@
  * exited and removed (a reader that mapped it keeps the final counters),
  * or kept with ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
  *
+ * Reports that could not go where they were asked to are kept in the same
+ * directory (alloctag_live_keep): PID.report, made whole before it is
+ * named, the oldest beyond LIVE_KEPT_MAX or LIVE_KEPT_BYTES removed.
+ *
  * A child after fork gets its own file, lazily: a child that execs or
  * _exits at once must leave nothing behind.  At fork its counters move to
  * anonymous memory (the fork handler runs in the child's only thread); the
@@ -218,4 +222,95 @@ void alloctag_live_end(void)
 	if (live_path[0] && alloctag_config.live != LIVE_KEEP)
 		unlink_same(live_path, live_dev, live_ino);
 	live_path[0] = '\0';
+}
+
+/* FD's file, not named yet (O_TMPFILE), named NAME in DIR, replacing an older one. */
+static int publish(int dir, const char *name, int fd)
+{
+	char proc_path[64];
+	int rc;
+
+	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 2; tries++) {
+		rc = linkat(AT_FDCWD, proc_path, dir, name, AT_SYMLINK_FOLLOW);
+		if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
+			rc = linkat(fd, "", dir, name, AT_EMPTY_PATH);
+		if (rc == 0 || errno != EEXIST)
+			break;
+		unlinkat(dir, name, 0);
+	}
+	return rc;
+}
+
+/* The report WRITE writes, into NAME in DIR: a file not named until it is whole. */
+static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), void *arg)
+{
+	int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY, fd = openat(dir, ".", O_TMPFILE | flags, 0600);
+
+	if (fd >= 0) {
+		if (write(fd, arg) == 0)
+			publish(dir, name, fd);
+		close(fd);
+		return;
+	}
+	/* A file system without O_TMPFILE: written in place. */
+	unlinkat(dir, name, 0);
+	fd = openat(dir, name, O_CREAT | O_EXCL | O_NOFOLLOW | flags, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, arg) != 0)
+		unlinkat(dir, name, 0);
+	close(fd);
+}
+
+/* What the kept reports of a directory hold, and the oldest of them. */
+struct kept {
+	unsigned count;
+	uint64_t bytes;
+	char oldest[32];
+	struct timespec when;
+};
+
+static int count_kept(int dir, const char *name, void *arg)
+{
+	struct kept *k = arg;
+	struct stat st;
+	long pid;
+
+	if (!live_report_pid(name, &pid) || strlen(name) >= sizeof(k->oldest) ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	k->count++;
+	k->bytes += (uint64_t)st.st_size;
+	if (!k->oldest[0] || st.st_mtim.tv_sec < k->when.tv_sec ||
+	    (st.st_mtim.tv_sec == k->when.tv_sec && st.st_mtim.tv_nsec < k->when.tv_nsec)) {
+		strcpy(k->oldest, name);
+		k->when = st.st_mtim;
+	}
+	return 0;
+}
+
+/* The oldest kept reports removed while there are too many (the newest stays). */
+static void bound_kept(int dir)
+{
+	for (;;) {
+		struct kept k = { 0 };
+
+		if (live_dir_each(dir, count_kept, &k) != 0 || k.count <= 1 ||
+		    (k.count <= LIVE_KEPT_MAX && k.bytes <= LIVE_KEPT_BYTES) || unlinkat(dir, k.oldest, 0) != 0)
+			return;
+	}
+}
+
+void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
+{
+	char dir_path[LIVE_PATH_MAX], name[32];
+	int dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
+
+	if (dir < 0)
+		return;
+	snprintf(name, sizeof(name), "%d" LIVE_REPORT_SUFFIX, (int)getpid());
+	keep_as(dir, name, write, arg);
+	bound_kept(dir);
+	close(dir);
 }

@@ -117,6 +117,18 @@ int live_name_pid(const char *name, long *pid)
 	return 1;
 }
 
+int live_report_pid(const char *name, long *pid)
+{
+	char digits[24];
+	size_t n = strcspn(name, ".");
+
+	if (n >= sizeof(digits) || strcmp(name + n, LIVE_REPORT_SUFFIX))
+		return 0;
+	memcpy(digits, name, n);
+	digits[n] = '\0';
+	return live_name_pid(digits, pid);
+}
+
 /* The decimal number at *P, and *P past it and the blank after it. */
 static uint64_t stat_field(const char **p)
 {

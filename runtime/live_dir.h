@@ -27,6 +27,11 @@
  * file of another release) is not stale.  A file kept at exit
  * (ALLOCTAG_LIVE=keep) stays for LIVE_KEEP_GRACE_NS for its reader.
  *
+ * Kept reports.  A report that could not go where it was asked to is kept
+ * beside the live files, as PID.report (runtime/live.c; a json report):
+ * the last LIVE_KEPT_MAX of them, in at most LIVE_KEPT_BYTES, the oldest
+ * removed first.
+ *
  * System calls and snprintf only: no malloc (the runtime calls this from
  * its constructor, its allocator and at fork).
  */
@@ -39,6 +44,9 @@
 #define LIVE_PATH_MAX	4096
 #define LIVE_DIR_MAKE	1	/* make the directory (mode 0700) if missing */
 #define LIVE_KEEP_GRACE_NS	(60 * 1000000000LL)
+#define LIVE_REPORT_SUFFIX	".report"
+#define LIVE_KEPT_MAX		64
+#define LIVE_KEPT_BYTES		(16u << 20)
 
 /* Candidate I's path in PATH: 0, or -1 when there is no candidate I. */
 int live_dir_candidate(int i, char *path, size_t size);
@@ -56,6 +64,8 @@ int live_dir_each(int dirfd, int (*fn)(int dirfd, const char *name, void *arg), 
 
 /* A live file's name: its pid in *PID, if NAME is one (digits, above 0). */
 int live_name_pid(const char *name, long *pid);
+/* A kept report's name: its pid in *PID, if NAME is one (PID.report). */
+int live_report_pid(const char *name, long *pid);
 
 /* What /proc/PID/stat says of a process (0 for what it hides from us). */
 struct live_proc {

@@ -6,12 +6,16 @@
  *                      (anonymous memory: the environment may not be
  *                      readable yet)
  *   start              (constructor) settings read and copied, streams
- *                      recorded, the live file made, signal handler set
+ *                      recorded, stale live files removed, the live file
+ *                      made, signal handler set
  *   fork               the registry is locked across it; the child gets its
- *                      own counters and live file, the other threads' states
- *                      are freed and their caches dropped
- *   exit               (destructor) the exit report, then the live file
- *                      marked exited and removed
+ *                      own counters (its live file later: live.c), the other
+ *                      threads' states are freed and their caches dropped
+ *   exit               (destructor) the exit report (or kept in the live
+ *                      directory: report.c), then the live file marked
+ *                      exited and removed
+ *
+ * Between these calls the runtime holds no descriptor of its own.
  *
  * Every entry here keeps errno as the program left it: the program sees
  * errno 0 at main's start and after fork as without alloctag (isatty,
@@ -68,7 +72,6 @@ static void after_fork_child(void)
 	alloctag_cache_after_fork(alloctag_self);
 	alloctag_live_after_fork();
 	alloctag_counters_forked();
-	alloctag_report_after_fork();
 	errno = saved_errno;
 }
 

@@ -582,11 +582,71 @@ void live_close(struct live *l)
 	l->fd = -1;
 }
 
+/* ---- kept reports -------------------------------------------------------- */
+
+/* PID's kept report in the directory DIR, into S: 0, LIVE_ABSENT or -1. */
+static int kept_in(const char *dir, long pid, struct snapshot *s)
+{
+	char name[32], path[LIVE_PATH_MAX + 32];
+	struct buf b = { 0 };
+	struct stat st;
+	int dirfd = open_live_dir(dir), fd, rc = -1;
+
+	if (dirfd < 0)
+		return dirfd;
+	snprintf(name, sizeof(name), "%ld" LIVE_REPORT_SUFFIX, pid);
+	fd = (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path)
+	     ? open_nofollow(dirfd, name, path, O_RDONLY) : LIVE_ABSENT;
+	close(dirfd);
+	if (fd < 0)
+		return fd;
+	if (!fstat(fd, &st) && !check_owned(&st, path, S_IFREG, "regular file") && !read_fd(fd, path, &b))
+		rc = report_parse(s, b.data, b.len, path);
+	close(fd);
+	buf_free(&b);
+	if (rc == 0) {
+		s->exited = 1;
+		s->pid = pid;
+	}
+	return rc;
+}
+
+int live_kept_report(struct snapshot *s, long pid)
+{
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
+	int n = candidates(dirs, pid), rc = LIVE_ABSENT;
+
+	for (int i = 0; i < n && rc == LIVE_ABSENT; i++) {
+		memset(s, 0, sizeof(*s));
+		rc = kept_in(dirs[i], pid, s);
+	}
+	if (rc == LIVE_ABSENT)
+		error_set("no report of process %ld is kept", pid);
+	return rc;
+}
+
+int live_process_ended(long pid)
+{
+	struct live_proc p;
+	int rc = live_proc_read(pid, &p);
+
+	return rc == LIVE_PROC_GONE || (rc == 0 && (p.state == 'Z' || p.state == 'X'));
+}
+
 int live_snapshot(struct snapshot *s, long pid)
 {
 	struct live l;
 	int rc = live_open(&l, pid);
 
+	if (rc && live_process_ended(pid)) {	/* its report, if it kept one */
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", error_get());
+		rc = live_kept_report(s, pid);
+		if (rc == LIVE_ABSENT)
+			error_set("%s", why);
+		return rc ? -1 : 0;
+	}
 	if (rc)
 		return -1;
 	rc = live_read(&l, s);

@@ -21,7 +21,10 @@
  *
  * The mapping outlives the process: after the writer's exit (and its
  * unlink) a reader still holds the final counters, which is how `record`
- * and `top` show the last state of a program that exited.
+ * and `top` show the last state of a program that exited.  A process whose
+ * report could not go where it was asked to (or had nowhere to go: stderr
+ * not a terminal) kept it beside its live file, DIR/PID.report, checked as
+ * a live file is; snapshot and ps -a read it by its pid.
  */
 #ifndef ALLOCTAG_TOOL_LIVE_H
 #define ALLOCTAG_TOOL_LIVE_H
@@ -65,7 +68,14 @@ int live_read(struct live *l, struct snapshot *s);
 int live_exited(struct live *l);
 void live_close(struct live *l);
 
-/* live_open, live_read, live_close. */
+/* live_open, live_read, live_close; for a process that has ended, the
+ * report it kept in its live directory (runtime/live_dir.h), if any. */
 int live_snapshot(struct snapshot *s, long pid);
+
+/* PID's kept report (DIR/PID.report) into S, marked exited: 0, LIVE_ABSENT
+ * or -1 (refused, corrupt), the error set. */
+int live_kept_report(struct snapshot *s, long pid);
+/* No process PID runs (gone, or a zombie). */
+int live_process_ended(long pid);
 
 #endif
