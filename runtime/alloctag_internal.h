@@ -165,6 +165,7 @@ struct alloctag_config {
 	int signal;			/* 0: none */
 	enum live_setting live;		/* make a live file (and keep it after exit) */
 	int under_valgrind;		/* Valgrind's preload was there at start */
+	int secure;			/* AT_SECURE: set-user-ID or set-group-ID, no files */
 	/* What was wrong with the settings, for the report (unless said on stderr) */
 	char notes[CONFIG_NOTES][CONFIG_NOTE_MAX];
 	unsigned nnotes;

@@ -20,6 +20,12 @@
  *                    CMD sets it, to read the last counters of a short
  *                    program, and removes the file)
  *
+ * In a set-user-ID or set-group-ID process (AT_SECURE), as glibc does with
+ * its own variables: no variable that names a file or directory is obeyed
+ * (an ALLOCTAG_REPORT that is not stderr, stdout or off; XDG_RUNTIME_DIR:
+ * live_dir.c) and the runtime writes no file: no live file, no kept report;
+ * a report goes only to the streams the process was given.
+ *
  * A bad setting gets its default and one line: at once on stderr when
  * that is where the report goes, else as a note in the report (nothing of
  * alloctag's reaches a stream the report does not go to).
@@ -29,6 +35,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "alloctag_internal.h"
 #include "format.h"
@@ -74,12 +81,30 @@ void alloctag_complain(const char *first, ...)
 		note(line + strlen("alloctag: "), o.len - strlen("alloctag: ") - 1);
 }
 
+/* Where a report goes when ALLOCTAG_REPORT does not say. */
+static enum report_destination default_destination(void)
+{
+	if (isatty(STDERR_FILENO))
+		return DEST_STDERR;
+	return alloctag_config.secure ? DEST_OFF : DEST_KEEP;
+}
+
+/* A report destination that names no file: stderr, stdout or off. */
+static int a_stream(const char *s)
+{
+	return !strcmp(s, "stderr") || !strcmp(s, "stdout") || !strcmp(s, "off");
+}
+
 static void read_destination(const char *s)
 {
 	size_t cwd_len;
 
-	if (!s || !*s) {
-		alloctag_config.destination = isatty(STDERR_FILENO) ? DEST_STDERR : DEST_KEEP;
+	if (s && *s && alloctag_config.secure && !a_stream(s)) {
+		alloctag_config.destination = default_destination();
+		alloctag_complain("ALLOCTAG_REPORT=", s, ": a set-user-ID or set-group-ID program "
+				  "writes no file; ignored", NULL);
+	} else if (!s || !*s) {
+		alloctag_config.destination = default_destination();
 	} else if (!strcmp(s, "off")) {
 		alloctag_config.destination = DEST_OFF;
 	} else if (!strcmp(s, "stderr")) {
@@ -95,7 +120,7 @@ static void read_destination(const char *s)
 		alloctag_config.path[cwd_len] = '/';
 		strcpy(alloctag_config.path + cwd_len + 1, s);
 	} else {
-		alloctag_config.destination = DEST_KEEP;
+		alloctag_config.destination = DEST_KEEP;	/* not secure: files are written */
 		alloctag_complain("ALLOCTAG_REPORT=", s, ": cannot tell where that is; "
 				  "the report is kept in the live directory", NULL);
 	}
@@ -189,6 +214,8 @@ static void read_live(const char *s)
 		alloctag_config.live = LIVE_KEEP;
 	else
 		alloctag_complain("ALLOCTAG_LIVE=", s, " is not on, off or keep; on", NULL);
+	if (alloctag_config.secure)
+		alloctag_config.live = LIVE_OFF;
 }
 
 /* Whether Valgrind runs the program: it replaces malloc, ours included. */
@@ -202,6 +229,7 @@ static int valgrind_preloaded(void)
 /* The destination first: it says where the others' complaints go. */
 void alloctag_config_read(void)
 {
+	alloctag_config.secure = getauxval(AT_SECURE) != 0;
 	alloctag_config.under_valgrind = valgrind_preloaded();
 	read_destination(getenv("ALLOCTAG_REPORT"));
 	read_format(getenv("ALLOCTAG_FORMAT"));

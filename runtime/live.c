@@ -305,8 +305,11 @@ static void bound_kept(int dir)
 void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
 {
 	char dir_path[LIVE_PATH_MAX], name[32];
-	int dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
+	int dir;
 
+	if (alloctag_config.secure)	/* no file (config.c) */
+		return;
+	dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
 	if (dir < 0)
 		return;
 	snprintf(name, sizeof(name), "%d" LIVE_REPORT_SUFFIX, (int)getpid());
