@@ -633,20 +633,27 @@ int live_process_ended(long pid)
 	return rc == LIVE_PROC_GONE || (rc == 0 && (p.state == 'Z' || p.state == 'X'));
 }
 
+int live_snapshot_or_kept(struct snapshot *s, long pid)
+{
+	char why[1024];
+	int rc;
+
+	if (live_snapshot(s, pid) == 0)
+		return 0;
+	if (!live_process_ended(pid))
+		return -1;
+	snprintf(why, sizeof(why), "%s", error_get());
+	rc = live_kept_report(s, pid);
+	if (rc == LIVE_ABSENT)
+		error_set("%s", why);	/* no report kept: why there are no live counters */
+	return rc ? -1 : 0;
+}
+
 int live_snapshot(struct snapshot *s, long pid)
 {
 	struct live l;
 	int rc = live_open(&l, pid);
 
-	if (rc && live_process_ended(pid)) {	/* its report, if it kept one */
-		char why[1024];
-
-		snprintf(why, sizeof(why), "%s", error_get());
-		rc = live_kept_report(s, pid);
-		if (rc == LIVE_ABSENT)
-			error_set("%s", why);
-		return rc ? -1 : 0;
-	}
 	if (rc)
 		return -1;
 	rc = live_read(&l, s);

@@ -68,9 +68,11 @@ int live_read(struct live *l, struct snapshot *s);
 int live_exited(struct live *l);
 void live_close(struct live *l);
 
-/* live_open, live_read, live_close; for a process that has ended, the
- * report it kept in its live directory (runtime/live_dir.h), if any. */
+/* live_open, live_read, live_close. */
 int live_snapshot(struct snapshot *s, long pid);
+/* The same, or for a process that has ended, the report it kept in its
+ * live directory (runtime/live_dir.h), if any: what a PID argument reads. */
+int live_snapshot_or_kept(struct snapshot *s, long pid);
 
 /* PID's kept report (DIR/PID.report) into S, marked exited: 0, LIVE_ABSENT
  * or -1 (refused, corrupt), the error set. */

@@ -164,7 +164,7 @@ int snapshot_read(struct snapshot *s, const char *what)
 
 	memset(s, 0, sizeof(*s));
 	if (is_pid_argument(what, &pid))
-		return live_snapshot(s, pid);
+		return live_snapshot_or_kept(s, pid);
 	file = split_at(what, &which);
 	if (read_file(file, &text)) {
 		if (!strcmp(file, PROC_ALLOCINFO) && access(file, F_OK))

@@ -10,7 +10,8 @@
  *   kernel's /proc/allocinfo            live bytes and calls only (has_totals = 0)
  *   a timeline (timeline.c)             one of its samples
  *
- * Reading: snapshot_read() takes a PID (all digits), "/proc/allocinfo" or a
+ * Reading: snapshot_read() takes a PID (all digits: a running process, or
+ * the report an ended one kept), "/proc/allocinfo" or a
  * file (report or timeline, told apart by their first line).  A timeline
  * gives its last sample, or the one named after an @: TIMELINE@peak (the
  * most live bytes), TIMELINE@last, TIMELINE@2.5s (the last sample at or
