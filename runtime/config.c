@@ -59,8 +59,9 @@ static void note(const char *text, size_t n)
 }
 
 /*
- * One line on stderr: "alloctag: " and the strings given, up to a NULL.
- * Built on the stack: it may say that there is no memory left.
+ * One line for the user, "alloctag: " and the strings given, up to a NULL:
+ * on stderr at once when the report goes there, else a note the reports
+ * carry.  Built on the stack: it may say that there is no memory left.
  */
 void alloctag_complain(const char *first, ...)
 {

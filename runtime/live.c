@@ -55,7 +55,7 @@ static ino_t live_ino;
 
 /* A fork child's file, not made yet; when to look again if it had threads. */
 static _Atomic int child_pending;
-static int64_t child_retry_ns;
+static _Atomic int64_t child_retry_ns;
 #define CHILD_RETRY_NS	100000000	/* 100 ms */
 
 static int rebind(int fd, const char *path)
@@ -163,7 +163,7 @@ void alloctag_live_after_fork(void)
 		return;
 	live_path[0] = '\0';
 	rebind(-1, NULL);
-	child_retry_ns = 0;
+	store_relaxed(&child_retry_ns, 0);
 	store_relaxed(&child_pending, 1);
 }
 
@@ -188,14 +188,14 @@ void alloctag_live_settle(void)
 {
 	int saved_errno;
 
-	if (likely(!load_relaxed(&child_pending)) || monotonic_ns() < child_retry_ns)
+	if (likely(!load_relaxed(&child_pending)) || monotonic_ns() < load_relaxed(&child_retry_ns))
 		return;
 	saved_errno = errno;
 	if (single_threaded()) {
 		store_relaxed(&child_pending, 0);
 		open_dir_and_start(0);
 	} else {
-		child_retry_ns = monotonic_ns() + CHILD_RETRY_NS;
+		store_relaxed(&child_retry_ns, monotonic_ns() + CHILD_RETRY_NS);
 	}
 	errno = saved_errno;
 }
