@@ -107,20 +107,23 @@ fds_build() {
 }
 check descriptors/build fds_build
 
-# HOW run plain and tagged (with REPORT as ALLOCTAG_REPORT): the same output,
-# and the same out*.txt.
+# HOW run plain and as PROGRAM with the runtime (ENV... its environment:
+# ALLOCTAG_REPORT, LD_PRELOAD): the same output, and the same out*.txt.
 fds_same() {
-	local how=$1 report=$2 plain tagged
+	local how=$1 program=$2 plain tagged
+	shift 2
 	cd "$d" || return 1
 	rm -f out*.txt
 	plain=$(./fds.plain $how; cat out*.txt 2>/dev/null)
 	rm -f out*.txt
-	tagged=$(ALLOCTAG_REPORT=$report ./fds $how; cat out*.txt 2>/dev/null)
+	tagged=$(env "$@" ./$program $how; cat out*.txt 2>/dev/null)
 	[ "$plain" = "$tagged" ] || { echo "plain:"; echo "$plain"; echo "alloctag:"; echo "$tagged"; return 1; }
 }
-for report in stderr report.txt default; do
-	for how in main exec fork closefrom-fopen closefrom-pipe; do
-		if [ $report = default ]; then r=; else r=$report; fi
-		check "descriptors/$how-report-$report" fds_same $how "$r"
-	done
+for how in main exec fork closefrom-fopen closefrom-pipe; do
+	check "descriptors/$how-report-stderr" fds_same $how fds ALLOCTAG_REPORT=stderr
+	check "descriptors/$how-report-file" fds_same $how fds ALLOCTAG_REPORT=report.txt
+	check "descriptors/$how-report-default" fds_same $how fds -u ALLOCTAG_REPORT
+	# The plain build with the runtime preloaded (the exec'd child too).
+	check "descriptors/$how-preloaded" fds_same $how fds.plain ALLOCTAG_REPORT=stderr \
+		LD_PRELOAD="$TOP/build/$TESTCC/liballoctag.so"
 done
