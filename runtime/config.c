@@ -8,8 +8,9 @@
  *                    stderr, stdout, off, or a file (%p pid, %e program,
  *                    %% a percent sign; relative to the directory the
  *                    process started in).  Unset: stderr when it is a
- *                    terminal, else no report (a test suite that compares
- *                    stderr must see what it saw without alloctag).
+ *                    terminal, else only kept in the live directory (a
+ *                    test suite that compares stderr must see what it saw
+ *                    without alloctag; report.c keeps it).
  *   ALLOCTAG_FORMAT  allocinfo (default), full, json
  *   ALLOCTAG_TOP     only the N largest sites
  *   ALLOCTAG_SIGNAL  also report on this signal: USR1, USR2, HUP, ... or a
@@ -19,41 +20,92 @@
  *                    CMD sets it, to read the last counters of a short
  *                    program, and removes the file)
  *
- * A bad setting gets one line on stderr and its default.
+ * In a set-user-ID or set-group-ID process (AT_SECURE), as glibc does with
+ * its own variables: no variable that names a file or directory is obeyed
+ * (an ALLOCTAG_REPORT that is not stderr, stdout or off; XDG_RUNTIME_DIR:
+ * live_dir.c) and the runtime writes no file: no live file, no kept report;
+ * a report goes only to the streams the process was given.
+ *
+ * A bad setting gets its default and one line: at once on stderr when
+ * that is where the report goes, else as a note in the report (nothing of
+ * alloctag's reaches a stream the report does not go to).
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "alloctag_internal.h"
 #include "format.h"
 
 struct alloctag_config alloctag_config;
 
-/* One line on stderr: "alloctag: " and the strings given, up to a NULL. */
+#define COMPLAINT_MAX	512
+
+/* The N bytes at TEXT kept as a note for the report (cut to fit). */
+static void note(const char *text, size_t n)
+{
+	char *to;
+
+	if (alloctag_config.nnotes == CONFIG_NOTES)
+		return;
+	to = alloctag_config.notes[alloctag_config.nnotes++];
+	if (n >= CONFIG_NOTE_MAX)
+		n = CONFIG_NOTE_MAX - 1;
+	memcpy(to, text, n);
+	to[n] = '\0';
+}
+
+/*
+ * One line for the user, "alloctag: " and the strings given, up to a NULL:
+ * on stderr at once when the report goes there, else a note the reports
+ * carry.  Built on the stack: it may say that there is no memory left.
+ */
 void alloctag_complain(const char *first, ...)
 {
-	struct out o = { 0 };
+	char line[COMPLAINT_MAX];
+	struct out o;
 	va_list ap;
 
+	out_fixed(&o, line, sizeof(line) - 1);	/* a longer one is cut */
 	out_str(&o, "alloctag: ");
 	va_start(ap, first);
 	for (const char *s = first; s; s = va_arg(ap, const char *))
 		out_str(&o, s);
 	va_end(ap);
-	out_str(&o, "\n");
-	alloctag_say(o.buf, o.len);
-	out_release(&o);
+	line[o.len++] = '\n';
+	if (alloctag_config.destination == DEST_STDERR)
+		alloctag_say(line, o.len);
+	else
+		note(line + strlen("alloctag: "), o.len - strlen("alloctag: ") - 1);
+}
+
+/* Where a report goes when ALLOCTAG_REPORT does not say. */
+static enum report_destination default_destination(void)
+{
+	if (isatty(STDERR_FILENO))
+		return DEST_STDERR;
+	return alloctag_config.secure ? DEST_OFF : DEST_KEEP;
+}
+
+/* A report destination that names no file: stderr, stdout or off. */
+static int a_stream(const char *s)
+{
+	return !strcmp(s, "stderr") || !strcmp(s, "stdout") || !strcmp(s, "off");
 }
 
 static void read_destination(const char *s)
 {
 	size_t cwd_len;
 
-	if (!s || !*s) {
-		alloctag_config.destination = isatty(STDERR_FILENO) ? DEST_STDERR : DEST_OFF;
+	if (s && *s && alloctag_config.secure && !a_stream(s)) {
+		alloctag_config.destination = default_destination();
+		alloctag_complain("ALLOCTAG_REPORT=", s, ": a set-user-ID or set-group-ID program "
+				  "writes no file; ignored", NULL);
+	} else if (!s || !*s) {
+		alloctag_config.destination = default_destination();
 	} else if (!strcmp(s, "off")) {
 		alloctag_config.destination = DEST_OFF;
 	} else if (!strcmp(s, "stderr")) {
@@ -69,8 +121,9 @@ static void read_destination(const char *s)
 		alloctag_config.path[cwd_len] = '/';
 		strcpy(alloctag_config.path + cwd_len + 1, s);
 	} else {
-		alloctag_complain("ALLOCTAG_REPORT=", s, ": cannot tell where that is; no report", NULL);
-		alloctag_config.destination = DEST_OFF;
+		alloctag_config.destination = DEST_KEEP;	/* not secure: files are written */
+		alloctag_complain("ALLOCTAG_REPORT=", s, ": cannot tell where that is; "
+				  "the report is kept in the live directory", NULL);
 	}
 }
 
@@ -162,10 +215,23 @@ static void read_live(const char *s)
 		alloctag_config.live = LIVE_KEEP;
 	else
 		alloctag_complain("ALLOCTAG_LIVE=", s, " is not on, off or keep; on", NULL);
+	if (alloctag_config.secure)
+		alloctag_config.live = LIVE_OFF;
 }
 
+/* Whether Valgrind runs the program: it replaces malloc, ours included. */
+static int valgrind_preloaded(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "/vgpreload_");
+}
+
+/* The destination first: it says where the others' complaints go. */
 void alloctag_config_read(void)
 {
+	alloctag_config.secure = getauxval(AT_SECURE) != 0;
+	alloctag_config.under_valgrind = valgrind_preloaded();
 	read_destination(getenv("ALLOCTAG_REPORT"));
 	read_format(getenv("ALLOCTAG_FORMAT"));
 	read_top(getenv("ALLOCTAG_TOP"));

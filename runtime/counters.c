@@ -12,6 +12,12 @@
  * handed out: a full file system then makes the file stop growing
  * (COUNTERS_PARTIAL, new extents anonymous), never a SIGBUS in malloc.
  *
+ * No descriptor of the file stays open (a program may close or reuse any
+ * number): to grow, the file is opened again by its path (O_NOFOLLOW,
+ * O_CLOEXEC), used only if it is still the same inode, and closed before
+ * malloc returns; if it is not (removed, replaced), the file stops growing
+ * as on a full file system.  errno is kept.
+ *
  * Rebinding (a live file made at start, a child's own file after fork, or
  * no file): each extent's bytes are copied into the new backing and the new
  * mapping is moved over the old one, at the same address, so the pointers
@@ -22,16 +28,25 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "counters_mem.h"
 #include "counters_read.h"
+#include "live_dir.h"
 
 char *alloctag_extents[COUNTERS_MAX_EXTENTS];
 static _Atomic uint32_t nextents;	/* published after alloctag_extents[i] */
 static uint64_t next_free;		/* offset of the first byte no chunk has */
-static int backing = -1;		/* the live file, or -1 */
 static char *at_fork;			/* the counters as they were at fork (a copy) */
+
+/* The live file the counters grow into, by path and identity. */
+static struct {
+	int on;
+	char path[LIVE_PATH_MAX + 32];
+	dev_t dev;
+	ino_t ino;
+} backing;
 
 void *alloctag_map(size_t size)
 {
@@ -123,11 +138,31 @@ void *alloctag_counters_at(uint64_t offset)
 static void stop_backing(void)
 {
 	atomic_fetch_or_explicit(&header()->state, COUNTERS_PARTIAL, memory_order_relaxed);
-	backing = -1;
+	backing.on = 0;
 }
 
-/* Room for SIZE bytes at next_free, in one extent, mapped and backed. */
-static int make_room(uint32_t size)
+/* The live file, opened again if it is still the counters' file: a
+ * descriptor to close, or -1 (and then the file grows no more). */
+static int backing_open(void)
+{
+	struct stat st;
+	int fd;
+
+	if (!backing.on)
+		return -1;
+	fd = open(backing.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == backing.dev &&
+	    st.st_ino == backing.ino)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	stop_backing();
+	return -1;
+}
+
+/* Room for SIZE bytes at next_free, in one extent, mapped (from FD, the
+ * live file, or anonymous) and backed. */
+static int make_room_in(uint32_t size, int fd)
 {
 	uint32_t i = next_free / EXTENT_SIZE;
 
@@ -136,22 +171,37 @@ static int make_room(uint32_t size)
 	if (i >= COUNTERS_MAX_EXTENTS)
 		return -1;
 	if (i == nextents) {
-		alloctag_extents[i] = map_extent(i, backing);
-		if (!alloctag_extents[i] && backing >= 0) {
+		alloctag_extents[i] = map_extent(i, fd);
+		if (!alloctag_extents[i] && fd >= 0) {
 			stop_backing();
+			fd = -1;
 			alloctag_extents[i] = map_extent(i, -1);
 		}
 		if (!alloctag_extents[i])
 			return -1;
 		store_release(&nextents, i + 1);
 	}
-	if (backing >= 0 && fallocate(backing, 0, (off_t)next_free, size) != 0) {
+	if (fd >= 0 && fallocate(fd, 0, (off_t)next_free, size) != 0) {
 		/* This extent's unbacked pages stay unused. */
 		stop_backing();
 		next_free = (uint64_t)(i + 1) * EXTENT_SIZE;
-		return make_room(size);
+		return make_room_in(size, -1);
 	}
 	return 0;
+}
+
+static int make_room(uint32_t size)
+{
+	int saved_errno = errno, was_backed = backing.on, fd = backing_open(), rc;
+
+	/* The file is gone: the rest of its extent, mapped from it, stays unused. */
+	if (was_backed && fd < 0 && next_free % EXTENT_SIZE)
+		next_free = (next_free / EXTENT_SIZE + 1) * EXTENT_SIZE;
+	rc = make_room_in(size, fd);
+	if (fd >= 0)
+		close(fd);
+	errno = saved_errno;
+	return rc;
 }
 
 /*
@@ -208,15 +258,30 @@ static int rebind_extent(uint32_t i, int fd)
 	return 0;
 }
 
+/* The counters grow into FD's file, at PATH, from now on. */
+static void back_with(int fd, const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+
+	backing.on = n < sizeof(backing.path) && fstat(fd, &st) == 0;
+	if (!backing.on)
+		return;
+	memcpy(backing.path, path, n + 1);
+	backing.dev = st.st_dev;
+	backing.ino = st.st_ino;
+}
+
 /*
- * Move the counters to the live file FD (sized and allocated here), or to
- * anonymous memory (FD -1): 0, or -1 with the counters where they were.
+ * Move the counters to the live file FD at PATH (sized and allocated here;
+ * FD is the caller's to close), or to anonymous memory (FD -1): 0, or -1
+ * with the counters where they were.
  * While it runs, no other thread may be counting (at start, or in a child
  * after fork): their updates to the old copy would be lost.  An extent the
  * file cannot take becomes anonymous (the file is then partial), so that
  * after a fork none of the child's counters stays shared with its parent.
  */
-int alloctag_counters_rebind(int fd)
+int alloctag_counters_rebind(int fd, const char *path)
 {
 	int partial = 0;
 
@@ -233,7 +298,9 @@ int alloctag_counters_rebind(int fd)
 		partial = fd >= 0;
 		rebind_extent(i, -1);
 	}
-	backing = partial ? -1 : fd;
+	backing.on = 0;
+	if (fd >= 0 && !partial)
+		back_with(fd, path);
 	atomic_fetch_and_explicit(&header()->state, ~(uint32_t)COUNTERS_PARTIAL, memory_order_relaxed);
 	if (partial)
 		stop_backing();
@@ -251,7 +318,7 @@ void alloctag_counters_before_fork(void)
 {
 	uint32_t n = load_relaxed(&nextents);
 
-	if (backing < 0 || !n)
+	if (!backing.on || !n)
 		return;
 	at_fork = alloctag_map((size_t)n * EXTENT_SIZE);
 	for (uint32_t i = 0; at_fork && i < n; i++)

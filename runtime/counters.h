@@ -39,7 +39,8 @@
  *
  * Versioning: a reader refuses a magic or a version it does not know, and
  * reads no field past header_size.  Any change to these structures bumps
- * COUNTERS_VERSION.
+ * COUNTERS_VERSION (2: the writer's identity in the header, instead of a
+ * lock held on the file).
  */
 #ifndef ALLOCTAG_COUNTERS_H
 #define ALLOCTAG_COUNTERS_H
@@ -48,7 +49,7 @@
 #include <stdint.h>
 
 #define COUNTERS_MAGIC		"ALLOCTAG"	/* 8 bytes, no NUL */
-#define COUNTERS_VERSION	1
+#define COUNTERS_VERSION	2
 #define CHUNK_SIZE		4096u
 #define EXTENT_SIZE		(1u << 20)	/* a multiple of any page size */
 #define COUNTERS_MAX_EXTENTS	4096u		/* 4 GiB of counters */
@@ -79,6 +80,11 @@ struct counters_header {
 	_Atomic uint32_t state;		/* enum counters_state bits */
 	_Atomic uint64_t exit_ns;	/* CLOCK_REALTIME at exit, 0 while running */
 	char program[PROGRAM_MAX];	/* the program's name (argv[0]), NUL-terminated */
+	/* Who writes the live file (live_dir.h: when it is stale); 0: unknown */
+	uint64_t pid_ns;		/* the inode of the writer's /proc/self/ns/pid */
+	uint64_t proc_start;		/* /proc/PID/stat field 22: its start, in ticks after boot */
+	uint64_t exec_code;		/* field 26: where its program's code is (another exec, */
+	uint64_t exec_stack;		/* field 28: another code or stack) */
 };
 
 enum chunk_kind {

@@ -17,7 +17,7 @@ uint64_t alloctag_counters_chunk(enum chunk_kind kind, uint32_t size, uint32_t t
 void *alloctag_counters_at(uint64_t offset) INTERNAL;
 struct counters_view;
 void alloctag_counters_view(struct counters_view *v) INTERNAL;
-int alloctag_counters_rebind(int fd) INTERNAL;
+int alloctag_counters_rebind(int fd, const char *path) INTERNAL;
 void alloctag_counters_before_fork(void) INTERNAL;
 void alloctag_counters_forked(void) INTERNAL;
 void *alloctag_map(size_t size) INTERNAL;

@@ -70,7 +70,8 @@ static void add_slot(struct site_totals *t, const struct counters_slot *s)
 	t->peak += load_relaxed(&s->peak);
 }
 
-static void add_chunk(const struct counters_chunk *c, uint32_t nsites,
+/* Sites FIRST..FIRST+N-1 of chunk C added to TOTALS and SITES (index 0: FIRST). */
+static void add_chunk(const struct counters_chunk *c, uint32_t first, uint32_t n,
 		      struct site_totals *totals, const struct counters_site **sites)
 {
 	uint32_t count = load_acquire(&c->count);
@@ -79,14 +80,14 @@ static void add_chunk(const struct counters_chunk *c, uint32_t nsites,
 		const struct counters_site *s = (const void *)(c + 1);
 
 		for (uint32_t i = 0; i < count && i < SITES_PER_CHUNK; i++)
-			if (s[i].id >= 1 && s[i].id <= nsites)
-				sites[s[i].id - 1] = &s[i];
+			if (s[i].id - first < n)
+				sites[s[i].id - first] = &s[i];
 	} else if (c->kind == CHUNK_SLOTS) {
 		const struct counters_slot *s = (const void *)(c + 1);
 
 		for (uint32_t i = 0; i < count && i < SLOTS_PER_CHUNK; i++)
-			if (s[i].site >= 1 && s[i].site <= nsites)
-				add_slot(&totals[s[i].site - 1], &s[i]);
+			if (s[i].site - first < n)
+				add_slot(&totals[s[i].site - first], &s[i]);
 	}
 }
 
@@ -106,13 +107,21 @@ static void clamp(struct site_totals *t)
 void counters_sum(const struct counters_view *v, uint32_t nsites,
 		  struct site_totals *totals, const struct counters_site **sites)
 {
+	counters_sum_range(v, 1, nsites, totals, sites);
+}
+
+void counters_sum_range(const struct counters_view *v, uint32_t first, uint32_t nsites,
+			struct site_totals *totals, const struct counters_site **sites)
+{
 	const struct counters_header *h = view_header(v);
 	uint64_t used = h ? load_acquire(&h->used) : 0, offset = CHUNK_SIZE;
 
 	memset(totals, 0, nsites * sizeof(*totals));
 	memset(sites, 0, nsites * sizeof(*sites));
+	if (!first)		/* site ids begin at 1 */
+		return;
 	for (uint32_t i = 0; i < nsites; i++)
-		totals[i].site = i + 1;
+		totals[i].site = first + i;
 	if (used > view_limit(v))
 		used = view_limit(v);
 	while (offset < used) {
@@ -126,7 +135,7 @@ void counters_sum(const struct counters_view *v, uint32_t nsites,
 			offset = (offset / EXTENT_SIZE + 1) * EXTENT_SIZE;
 			continue;
 		}
-		add_chunk(c, nsites, totals, sites);
+		add_chunk(c, first, nsites, totals, sites);
 		offset += c->size;
 	}
 	for (uint32_t i = 0; i < nsites; i++)

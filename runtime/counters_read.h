@@ -58,6 +58,10 @@ uint32_t counters_site_count(const struct counters_view *v);
  */
 void counters_sum(const struct counters_view *v, uint32_t nsites,
 		  struct site_totals *totals, const struct counters_site **sites);
+/* The same for sites FIRST..FIRST+NSITES-1 (TOTALS[0] is site FIRST): a
+ * report with no memory for every site's totals reads them a window at a time. */
+void counters_sum_range(const struct counters_view *v, uint32_t first, uint32_t nsites,
+			struct site_totals *totals, const struct counters_site **sites);
 
 /* The text of a site record ("?" for what the view does not hold whole). */
 void counters_site_text(const struct counters_view *v, const struct counters_site *s,

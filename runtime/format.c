@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reports as text (format.h).  mmap, memcpy and nothing else: safe in a
- * signal handler, and shared with the alloctag command.
+ * Reports as text (format.h).  mmap, memcpy and the caller's flush and
+ * nothing else: safe in a signal handler, and shared with the alloctag
+ * command.
  */
 #include <string.h>
 #include <sys/mman.h>
@@ -9,10 +10,46 @@
 
 #define OUT_FIRST	(1u << 16)
 
+/* Streaming: S copied in, the buffer flushed each time it fills. */
+static void out_stream(struct out *o, const char *s, size_t n)
+{
+	while (n && !o->failed) {
+		size_t room = o->cap - o->len, k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == o->cap && o->flush(o) != 0)
+			o->failed = 1;
+	}
+}
+
+static int no_room(struct out *o)
+{
+	(void)o;
+	return -1;
+}
+
+void out_fixed(struct out *o, char *buf, size_t cap)
+{
+	*o = (struct out){ .buf = buf, .cap = cap, .flush = no_room };
+}
+
+void out_flush(struct out *o)
+{
+	if (o->flush && o->len && !o->failed && o->flush(o) != 0)
+		o->failed = 1;
+}
+
 void out_put(struct out *o, const char *s, size_t n)
 {
 	if (o->failed)
 		return;
+	if (o->flush) {
+		out_stream(o, s, n);
+		return;
+	}
 	if (o->len + n > o->cap) {
 		size_t cap = (o->cap ? o->cap * 2 : OUT_FIRST) + n;
 		char *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE,
@@ -40,7 +77,7 @@ void out_str(struct out *o, const char *s)
 
 void out_release(struct out *o)
 {
-	if (o->buf)
+	if (o->buf && !o->flush)
 		munmap(o->buf, o->cap);
 	o->buf = NULL;
 	o->len = o->cap = 0;
@@ -207,20 +244,19 @@ static void put_tag_info(struct out *o, const struct site_text *s, int full)
 	}
 }
 
-/* A process whose free() is not the runtime's: "... not alloctag's (libjemalloc.so.2): ...". */
+/* "... not alloctag's (libjemalloc.so.2): ...". */
 static void put_frees_unseen(struct out *o, const struct report_meta *meta)
 {
 	out_str(o, FREES_UNSEEN_NOTE);
 	if (meta->free_owner) {
 		out_str(o, " (");
 		out_str(o, meta->free_owner);
-		out_str(o, ")");
+		out_put(o, ")", 1);
 	}
 	out_str(o, ": calls and bytes are counted, live bytes and blocks are not\n");
 }
 
-static void format_text(struct out *o, const struct report_line *v, size_t n,
-			const struct report_meta *meta, int full)
+static void begin_text(struct out *o, const struct report_meta *meta, int full)
 {
 	out_str(o, "allocinfo - version: 1.0\n");
 	if (full)
@@ -229,24 +265,31 @@ static void format_text(struct out *o, const struct report_line *v, size_t n,
 		out_str(o, "#     <size>  <calls> <tag info>\n");
 	if (!meta->frees_seen)
 		put_frees_unseen(o, meta);
-	for (size_t i = 0; i < n; i++) {
-		const struct site_totals *t = &v[i].totals;
-
-		out_num(o, meta->frees_seen ? t->live_bytes : 0, 12);
-		out_put(o, " ", 1);
-		out_num(o, meta->frees_seen ? t->live_calls : 0, 8);
-		out_put(o, " ", 1);
-		if (full) {
-			out_unum(o, t->bytes, 14);
-			out_put(o, " ", 1);
-			out_unum(o, t->calls, 13);
-			out_put(o, " ", 1);
-			out_num(o, t->peak, 12);
-			out_put(o, " ", 1);
-		}
-		put_tag_info(o, &v[i].where, full);
-		out_str(o, " \n");	/* the kernel ends each line with a space */
+	for (size_t i = 0; i < meta->nnotes; i++) {
+		out_str(o, "# alloctag: ");
+		out_str(o, meta->notes[i]);
+		out_put(o, "\n", 1);
 	}
+}
+
+static void put_text_site(struct out *o, const struct report_line *l, int full)
+{
+	const struct site_totals *t = &l->totals;
+
+	out_num(o, t->live_bytes, 12);
+	out_put(o, " ", 1);
+	out_num(o, t->live_calls, 8);
+	out_put(o, " ", 1);
+	if (full) {
+		out_unum(o, t->bytes, 14);
+		out_put(o, " ", 1);
+		out_unum(o, t->calls, 13);
+		out_put(o, " ", 1);
+		out_num(o, t->peak, 12);
+		out_put(o, " ", 1);
+	}
+	put_tag_info(o, &l->where, full);
+	out_str(o, " \n");	/* the kernel ends each line with a space */
 }
 
 static void put_json_number(struct out *o, const char *name, int64_t v)
@@ -257,7 +300,7 @@ static void put_json_number(struct out *o, const char *name, int64_t v)
 	out_num(o, v, 0);
 }
 
-static void put_json_site(struct out *o, const struct report_line *l, int frees_seen)
+static void put_json_site(struct out *o, const struct report_line *l)
 {
 	out_str(o, "{\"file\": ");
 	out_json_string(o, l->where.file);
@@ -269,16 +312,15 @@ static void put_json_site(struct out *o, const struct report_line *l, int frees_
 	out_json_string(o, l->where.callee);
 	out_str(o, ", \"module\": ");
 	out_json_string(o, l->where.module);
-	put_json_number(o, "bytes", frees_seen ? l->totals.live_bytes : 0);
-	put_json_number(o, "calls", frees_seen ? l->totals.live_calls : 0);
+	put_json_number(o, "bytes", l->totals.live_bytes);
+	put_json_number(o, "calls", l->totals.live_calls);
 	put_json_number(o, "total_bytes", (int64_t)l->totals.bytes);
 	put_json_number(o, "total_calls", (int64_t)l->totals.calls);
 	put_json_number(o, "peak_bytes", l->totals.peak);
 	out_put(o, "}", 1);
 }
 
-static void format_json(struct out *o, const struct report_line *v, size_t n,
-			const struct report_meta *meta)
+static void begin_json(struct out *o, const struct report_meta *meta)
 {
 	out_str(o, "{\"version\": 1, \"program\": ");
 	out_json_string(o, meta->program);
@@ -288,19 +330,47 @@ static void format_json(struct out *o, const struct report_line *v, size_t n,
 		out_str(o, ", \"free_owner\": ");
 		out_json_string(o, meta->free_owner);
 	}
-	out_str(o, ", \"sites\": [");
-	for (size_t i = 0; i < n; i++) {
-		out_str(o, i ? ",\n  " : "\n  ");
-		put_json_site(o, &v[i], meta->frees_seen);
+	if (meta->nnotes) {
+		out_str(o, ", \"notes\": [");
+		for (size_t i = 0; i < meta->nnotes; i++) {
+			if (i)
+				out_str(o, ", ");
+			out_json_string(o, meta->notes[i]);
+		}
+		out_put(o, "]", 1);
 	}
-	out_str(o, "\n]}\n");
+	out_str(o, ", \"sites\": [");
+}
+
+void report_begin(struct out *o, enum report_format format, const struct report_meta *meta)
+{
+	if (format == FORMAT_JSON)
+		begin_json(o, meta);
+	else
+		begin_text(o, meta, format == FORMAT_FULL);
+}
+
+void report_site(struct out *o, enum report_format format, const struct report_line *l, size_t index)
+{
+	if (format == FORMAT_JSON) {
+		out_str(o, index ? ",\n  " : "\n  ");
+		put_json_site(o, l);
+	} else {
+		put_text_site(o, l, format == FORMAT_FULL);
+	}
+}
+
+void report_end(struct out *o, enum report_format format)
+{
+	if (format == FORMAT_JSON)
+		out_str(o, "\n]}\n");
 }
 
 void report_format(struct out *o, enum report_format format, const struct report_line *v,
 		   size_t n, const struct report_meta *meta)
 {
-	if (format == FORMAT_JSON)
-		format_json(o, v, n, meta);
-	else
-		format_text(o, v, n, meta, format == FORMAT_FULL);
+	report_begin(o, format, meta);
+	for (size_t i = 0; i < n; i++)
+		report_site(o, format, &v[i], i);
+	report_end(o, format);
 }

@@ -4,16 +4,37 @@
  * kin read a running process's counters, at no cost to it (the counters
  * are the file's pages: counters.c).
  *
- * Where: the first of these directories that is the user's alone (owned by
- * the user, mode 0700, not a symlink; made if missing):
- *   $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID, /tmp/alloctag-UID
- * The file: the process's pid, mode 0600, made new (O_EXCL, O_NOFOLLOW).
- * Alive: the process holds a shared flock on it, through a descriptor that
- * exec closes; a reader that can take an exclusive one knows the file is
- * stale (its process died or exec'd).  A stale file of the same pid is
- * replaced.  At exit the file is marked exited and removed (a reader that
- * mapped it keeps the final counters), or kept with ALLOCTAG_LIVE=keep.
- * A child after fork gets its own.  ALLOCTAG_LIVE=off: no file.
+ * Where: the first of the user's live directories (live_dir.h) that is the
+ * user's alone (made if missing).  The file: the process's pid, mode 0600,
+ * made new (O_EXCL, O_NOFOLLOW); a file of that name is an earlier
+ * process's (the pid is ours now), removed first.
+ *
+ * No descriptor stays open: the file is mapped and its descriptor closed
+ * before the constructor returns (counters.c opens it again by path to
+ * grow it), so a program's descriptors, closefrom() and the numbers it
+ * gets are what they are without alloctag.  Alive: the header says who
+ * writes the file (pid, start time, exec identity: live_dir.h), and the
+ * readers, the runtime's included, judge it stale by what /proc says.
+ *
+ * At start, the process removes the stale files of its live directory (a
+ * process killed by SIGKILL leaves its file).  At exit the file is marked
+ * exited and removed (a reader that mapped it keeps the final counters),
+ * or kept with ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
+ *
+ * Reports that could not go where they were asked to are kept in the same
+ * directory (alloctag_live_keep): PID.report, made whole before it is
+ * named, the oldest beyond LIVE_KEPT_MAX or LIVE_KEPT_BYTES removed.
+ *
+ * A child after fork gets its own file, lazily: a child that execs or
+ * _exits at once must leave nothing behind.  At fork its counters move to
+ * anonymous memory (the fork handler runs in the child's only thread); the
+ * file is made at the child's first registry slow path (an allocation from
+ * a call site new to it, or by a thread new to it: settle(), through
+ * registry.h's hook)
+ * that finds it single-threaded, since moving the counters into the file
+ * while another thread counts would lose that thread's updates.  A child
+ * that never gets there, or only with other threads running, keeps
+ * anonymous counters and has no live file; its report is the same.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,7 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,65 +51,86 @@
 #include "next.h"
 #include "registry.h"
 
-static int live_fd = -1;
+/* The file this process made ("" if none), and its identity. */
 static char live_path[LIVE_PATH_MAX + 32];
+static dev_t live_dev;
+static ino_t live_ino;
 
-/* A stale file named NAME in DIR (same user, no live writer) removed. */
-static int remove_stale(int dir, const char *name)
-{
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	int stale;
+/* A fork child's file, not made yet: when to look again if it had threads. */
+static _Atomic int64_t child_retry_ns;
+#define CHILD_RETRY_NS	100000000	/* 100 ms */
 
-	if (fd < 0)
-		return -1;
-	stale = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-		flock(fd, LOCK_EX | LOCK_NB) == 0;
-	close(fd);
-	return stale ? unlinkat(dir, name, 0) : -1;
-}
-
-/* This process's live file, made in DIR and held: its descriptor, or -1. */
-static int make_file(int dir, const char *name)
-{
-	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-
-	if (fd < 0 && errno == EEXIST && remove_stale(dir, name) == 0)
-		fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0) {
-		unlinkat(dir, name, 0);
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-static int rebind(int fd)
+static int rebind(int fd, const char *path)
 {
 	int ok;
 
 	alloctag_registry_lock();
-	ok = alloctag_counters_rebind(fd);
+	ok = alloctag_counters_rebind(fd, path);
 	alloctag_registry_unlock();
 	return ok;
 }
 
-static void start_file(void)
+/* Who writes the file, in the header, for its readers (live_dir.h). */
+static void stamp_writer(void)
 {
-	char dir_path[LIVE_PATH_MAX], name[24];
+	struct counters_header *h = alloctag_counters();
+	struct live_proc p;
+
+	if (!h || live_proc_read(getpid(), &p) != 0)
+		return;
+	h->pid_ns = live_pid_ns();
+	h->proc_start = p.start;
+	h->exec_code = p.code;
+	h->exec_stack = p.stack;
+}
+
+/* A new file NAME in DIR, for this process: its descriptor, or -1. */
+static int make_file(int dir, const char *name)
+{
+	int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+	int fd = openat(dir, name, flags, 0600);
+
+	if (fd < 0 && errno == EEXIST && live_remove(dir, name, 0))
+		fd = openat(dir, name, flags, 0600);
+	return fd;
+}
+
+/* The counters moved into a live file of this process's in DIR (at DIR_PATH). */
+static void start_file(int dir, const char *dir_path)
+{
+	char name[24];
+	struct stat st;
+	int fd;
+
+	snprintf(name, sizeof(name), "%d", (int)getpid());
+	if (snprintf(live_path, sizeof(live_path), "%s/%s", dir_path, name) >= (int)sizeof(live_path) ||
+	    (fd = make_file(dir, name)) < 0) {
+		live_path[0] = '\0';
+		return;
+	}
+	if (fstat(fd, &st) != 0 || rebind(fd, live_path) != 0) {
+		unlinkat(dir, name, 0);
+		live_path[0] = '\0';
+	} else {
+		/* After the rebind: in a fork child the pages before were its parent's. */
+		stamp_writer();
+		live_dev = st.st_dev;
+		live_ino = st.st_ino;
+	}
+	close(fd);
+}
+
+/* Stale files removed with SWEEP, then this process's file made. */
+static void open_dir_and_start(int sweep)
+{
+	char dir_path[LIVE_PATH_MAX];
 	int dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
 
 	if (dir < 0)
 		return;
-	snprintf(name, sizeof(name), "%d", (int)getpid());
-	live_fd = make_file(dir, name);
-	if (live_fd >= 0 && rebind(live_fd) != 0) {
-		unlinkat(dir, name, 0);
-		close(live_fd);
-		live_fd = -1;
-	}
-	if (live_fd >= 0)
-		snprintf(live_path, sizeof(live_path), "%s/%s", dir_path, name);
+	if (sweep)
+		live_sweep(dir);
+	start_file(dir, dir_path);
 	close(dir);
 }
 
@@ -106,20 +147,61 @@ void alloctag_live_start(void)
 	if (mode() == MODE_FORWARD)
 		atomic_fetch_or_explicit(&h->state, COUNTERS_FREE_UNSEEN, memory_order_relaxed);
 	if (alloctag_config.live)
-		start_file();
+		open_dir_and_start(1);
 }
 
-/* In a child after fork: counters of its own, in a file of its own. */
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Whether this thread is the process's only one. */
+static int single_threaded(void)
+{
+	struct live_proc p;
+
+	return live_proc_read(getpid(), &p) == 0 && p.threads == 1;
+}
+
+/* On a registry slow path (registry.h's hook), not under its lock: a fork child's file. */
+static void settle(void)
+{
+	int saved_errno;
+
+	if (monotonic_ns() < load_relaxed(&child_retry_ns))
+		return;
+	saved_errno = errno;
+	if (single_threaded()) {
+		store_relaxed(&alloctag_registry_hook, NULL);
+		open_dir_and_start(0);
+	} else {
+		store_relaxed(&child_retry_ns, monotonic_ns() + CHILD_RETRY_NS);
+	}
+	errno = saved_errno;
+}
+
+/* In a child after fork: counters of its own, its file made later. */
 void alloctag_live_after_fork(void)
 {
-	if (live_fd < 0)
+	if (!live_path[0])
 		return;
-	close(live_fd);
-	live_fd = -1;
 	live_path[0] = '\0';
-	start_file();
-	if (live_fd < 0)
-		rebind(-1);
+	rebind(-1, NULL);
+	store_relaxed(&child_retry_ns, 0);
+	store_relaxed(&alloctag_registry_hook, settle);
+}
+
+/* PATH unlinked if it is still the file of DEV and INO. */
+static void unlink_same(const char *path, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+		unlink(path);
 }
 
 void alloctag_live_end(void)
@@ -132,10 +214,101 @@ void alloctag_live_end(void)
 		store_relaxed(&h->exit_ns, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
 		atomic_fetch_and_explicit(&h->state, ~(uint32_t)COUNTERS_RUNNING, memory_order_release);
 	}
-	if (live_fd < 0)
+	if (live_path[0] && alloctag_config.live != LIVE_KEEP)
+		unlink_same(live_path, live_dev, live_ino);
+	live_path[0] = '\0';
+}
+
+/* FD's file, not named yet (O_TMPFILE), named NAME in DIR, replacing an older one. */
+static int publish(int dir, const char *name, int fd)
+{
+	char proc_path[64];
+	int rc;
+
+	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 2; tries++) {
+		rc = linkat(AT_FDCWD, proc_path, dir, name, AT_SYMLINK_FOLLOW);
+		if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
+			rc = linkat(fd, "", dir, name, AT_EMPTY_PATH);
+		if (rc == 0 || errno != EEXIST)
+			break;
+		unlinkat(dir, name, 0);
+	}
+	return rc;
+}
+
+/* The report WRITE writes, into NAME in DIR: a file not named until it is whole. */
+static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), void *arg)
+{
+	int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY, fd = openat(dir, ".", O_TMPFILE | flags, 0600);
+
+	if (fd >= 0) {
+		if (write(fd, arg) == 0)
+			publish(dir, name, fd);
+		close(fd);
 		return;
-	if (alloctag_config.live != LIVE_KEEP)
-		unlink(live_path);
-	close(live_fd);
-	live_fd = -1;
+	}
+	/* A file system without O_TMPFILE: written in place. */
+	unlinkat(dir, name, 0);
+	fd = openat(dir, name, O_CREAT | O_EXCL | O_NOFOLLOW | flags, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, arg) != 0)
+		unlinkat(dir, name, 0);
+	close(fd);
+}
+
+/* What the kept reports of a directory hold, and the oldest of them. */
+struct kept {
+	unsigned count;
+	uint64_t bytes;
+	char oldest[32];
+	struct timespec when;
+};
+
+static int count_kept(int dir, const char *name, void *arg)
+{
+	struct kept *k = arg;
+	struct stat st;
+	long pid;
+
+	if (!live_report_pid(name, &pid) || strlen(name) >= sizeof(k->oldest) ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	k->count++;
+	k->bytes += (uint64_t)st.st_size;
+	if (!k->oldest[0] || st.st_mtim.tv_sec < k->when.tv_sec ||
+	    (st.st_mtim.tv_sec == k->when.tv_sec && st.st_mtim.tv_nsec < k->when.tv_nsec)) {
+		strcpy(k->oldest, name);
+		k->when = st.st_mtim;
+	}
+	return 0;
+}
+
+/* The oldest kept reports removed while there are too many (the newest stays). */
+static void bound_kept(int dir)
+{
+	for (;;) {
+		struct kept k = { 0 };
+
+		if (live_dir_each(dir, count_kept, &k) != 0 || k.count <= 1 ||
+		    (k.count <= LIVE_KEPT_MAX && k.bytes <= LIVE_KEPT_BYTES) || unlinkat(dir, k.oldest, 0) != 0)
+			return;
+	}
+}
+
+void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
+{
+	char dir_path[LIVE_PATH_MAX], name[32];
+	int dir;
+
+	if (alloctag_config.secure)	/* no file (config.c) */
+		return;
+	dir = live_dir_open(dir_path, sizeof(dir_path), LIVE_DIR_MAKE);
+	if (dir < 0)
+		return;
+	snprintf(name, sizeof(name), "%d" LIVE_REPORT_SUFFIX, (int)getpid());
+	keep_as(dir, name, write, arg);
+	bound_kept(dir);
+	close(dir);
 }

@@ -1,20 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where live files are (live_dir.h): shared by the runtime and the alloctag
- * command.  System calls and snprintf only.
+ * Where live files are, and which are stale (live_dir.h): shared by the
+ * runtime and the alloctag command.  System calls and snprintf only.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include "counters.h"
 #include "live_dir.h"
+
+#define STAT_TEXT_MAX	1024	/* /proc/PID/stat: its comm is at most 64 bytes */
 
 int live_dir_candidate(int i, char *path, size_t size)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
 	unsigned uid = (unsigned)geteuid();
 	int n;
 
@@ -71,4 +78,211 @@ int live_dir_open(char *path, size_t size, int flags)
 			return fd;
 	}
 	return -1;
+}
+
+int live_dir_each(int dirfd, int (*fn)(int dirfd, const char *name, void *arg), void *arg)
+{
+	char buf[2048] __attribute__((aligned(8)));
+	ssize_t n;
+
+	if (lseek(dirfd, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = getdents64(dirfd, buf, sizeof(buf))) > 0) {
+		for (ssize_t at = 0; at < n;) {
+			const struct dirent64 *e = (const void *)(buf + at);
+			int rc;
+
+			at += e->d_reclen;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if ((rc = fn(dirfd, e->d_name, arg)))
+				return rc;
+		}
+	}
+	return n < 0 ? -1 : 0;
+}
+
+int live_name_pid(const char *name, long *pid)
+{
+	long v = 0;
+
+	if (!*name || *name == '0')
+		return 0;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9' || v > (0x7fffffffL - (*name - '0')) / 10)
+			return 0;
+		v = v * 10 + (*name - '0');
+	}
+	*pid = v;
+	return 1;
+}
+
+int live_report_pid(const char *name, long *pid)
+{
+	char digits[24];
+	size_t n = strcspn(name, ".");
+
+	if (n >= sizeof(digits) || strcmp(name + n, LIVE_REPORT_SUFFIX))
+		return 0;
+	memcpy(digits, name, n);
+	digits[n] = '\0';
+	return live_name_pid(digits, pid);
+}
+
+/* The decimal number at *P, and *P past it and the blank after it. */
+static uint64_t stat_field(const char **p)
+{
+	uint64_t v = 0;
+	const char *s = *p;
+
+	if (*s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	*p = *s == ' ' ? s + 1 : s;
+	return v;
+}
+
+/* /proc/PID/stat's text after the command's name, fields 3 and on. */
+static int parse_stat(const char *text, struct live_proc *p)
+{
+	const char *s = strrchr(text, ')');
+
+	if (!s || s[1] != ' ' || !s[2])
+		return -1;
+	p->state = s[2];
+	s += 4;		/* ") S " */
+	for (int field = 4; field <= 28 && *s; field++) {
+		uint64_t v = stat_field(&s);
+
+		if (field == 20)
+			p->threads = (long)v;
+		else if (field == 22)
+			p->start = v;
+		else if (field == 26)
+			p->code = v;
+		else if (field == 28)
+			p->stack = v;
+	}
+	return 0;
+}
+
+int live_proc_read(long pid, struct live_proc *p)
+{
+	char path[64], text[STAT_TEXT_MAX];
+	ssize_t n;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+		return LIVE_PROC_GONE;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno == ENOENT && access("/proc/self/stat", F_OK) == 0 ? LIVE_PROC_GONE
+									     : LIVE_PROC_UNKNOWN;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return LIVE_PROC_UNKNOWN;
+	text[n] = '\0';
+	return parse_stat(text, p) == 0 ? 0 : LIVE_PROC_UNKNOWN;
+}
+
+uint64_t live_pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The header at FD, if it is one of this release's for PID: 1, else 0. */
+static int read_header(int fd, long pid, struct counters_header *h)
+{
+	return pread(fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h) &&
+	       !memcmp(h->magic, COUNTERS_MAGIC, sizeof(h->magic)) && h->version == COUNTERS_VERSION &&
+	       h->pid == pid;
+}
+
+/* When H's writer exited (0: it runs), read as the runtime wrote it. */
+static uint64_t exit_time(const struct counters_header *h)
+{
+	return atomic_load_explicit(&h->exit_ns, memory_order_relaxed);
+}
+
+/* Whether what /proc says of PID is another process than H's writer. */
+static int another_process(const struct counters_header *h, const struct live_proc *p)
+{
+	if (h->proc_start && p->start && h->proc_start != p->start)
+		return 1;			/* the pid was given to another process */
+	return (h->exec_code || h->exec_stack) && (p->code || p->stack) &&
+	       (h->exec_code != p->code || h->exec_stack != p->stack);	/* it exec'd */
+}
+
+int live_file_stale(int fd, long pid)
+{
+	struct counters_header h;
+	struct live_proc p;
+	int ours = read_header(fd, pid, &h), rc;
+	uint64_t ns;
+
+	if (ours && h.pid_ns && (ns = live_pid_ns()) && ns != h.pid_ns)
+		return 0;			/* its pid means another process here */
+	if (ours && exit_time(&h) && realtime_ns() - (int64_t)exit_time(&h) < LIVE_KEEP_GRACE_NS)
+		return 0;			/* kept at exit, for a reader */
+	rc = live_proc_read(pid, &p);
+	if (rc == LIVE_PROC_GONE)
+		return 1;
+	if (rc != 0)
+		return 0;
+	if (p.state == 'Z' || p.state == 'X')
+		return 1;
+	return ours && another_process(&h, &p);
+}
+
+int live_unlink_same(int dirfd, const char *name, int fd)
+{
+	struct stat opened, now;
+
+	if (fstat(fd, &opened) != 0 || fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    opened.st_dev != now.st_dev || opened.st_ino != now.st_ino)
+		return -1;
+	return unlinkat(dirfd, name, 0);
+}
+
+int live_remove(int dirfd, const char *name, int if_stale)
+{
+	struct stat st;
+	long pid;
+	int fd, removed;
+
+	if (!live_name_pid(name, &pid))
+		return 0;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	removed = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		  (!if_stale || live_file_stale(fd, pid)) && live_unlink_same(dirfd, name, fd) == 0;
+	close(fd);
+	return removed;
+}
+
+static int remove_if_stale(int dirfd, const char *name, void *arg)
+{
+	(void)arg;
+	live_remove(dirfd, name, 1);
+	return 0;
+}
+
+void live_sweep(int dirfd)
+{
+	live_dir_each(dirfd, remove_if_stale, NULL);
 }

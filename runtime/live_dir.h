@@ -1,23 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * live_dir.h: where live files are, for the runtime that makes them and the
- * alloctag command that reads them.  The candidates, in order:
+ * live_dir.h: where live files are, and whether one is stale, for the
+ * runtime that makes them and the alloctag command that reads them: one
+ * implementation of both, so that they never disagree.
+ *
+ * Where.  The candidates, in order:
  *
  *   $XDG_RUNTIME_DIR/alloctag   /dev/shm/alloctag-UID   /tmp/alloctag-UID
  *
- * A candidate is used only if it is a directory of the user's alone: owned
- * by the effective user, no permission for group or others, not a symlink
- * (opened with O_NOFOLLOW, checked on the open descriptor, so no rename
- * between check and use can change what is used).  Another user's directory
- * at that name is refused, never followed or changed.
+ * ($XDG_RUNTIME_DIR read as secure_getenv() does: not in a set-user-ID
+ * program.)  A candidate is used only if it is a directory of the user's
+ * alone: owned by the effective user, no permission for group or others,
+ * not a symlink (opened with O_NOFOLLOW, checked on the open descriptor, so
+ * no rename between check and use can change what is used).  Another user's
+ * directory at that name is refused, never followed or changed.
+ *
+ * Stale.  A live file is named for its writer's pid, and no descriptor of
+ * it stays open (the writer maps it and closes it).  Its header
+ * (counters.h) says who wrote it: the pid, its pid namespace, its start
+ * time, and where the kernel put its program's code and stack, which
+ * another exec changes (fields 22, 26 and 28 of /proc/PID/stat).  A file is
+ * stale when that process is gone (no such pid, or a zombie), when the pid
+ * is another process's (another start time), or when the process exec'd
+ * (another code or stack).  What cannot be told (no /proc, another pid
+ * namespace, a process /proc hides from us, a file without a header yet, a
+ * file of another release) is not stale.  A file kept at exit
+ * (ALLOCTAG_LIVE=keep) stays for LIVE_KEEP_GRACE_NS for its reader.
+ *
+ * Kept reports.  A report that could not go where it was asked to is kept
+ * beside the live files, as PID.report (runtime/live.c; a json report):
+ * the last LIVE_KEPT_MAX of them, in at most LIVE_KEPT_BYTES, the oldest
+ * removed first.
+ *
+ * System calls and snprintf only: no malloc (the runtime calls this from
+ * its constructor, its allocator and at fork).
  */
 #ifndef ALLOCTAG_LIVE_DIR_H
 #define ALLOCTAG_LIVE_DIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define LIVE_PATH_MAX	4096
 #define LIVE_DIR_MAKE	1	/* make the directory (mode 0700) if missing */
+#define LIVE_KEEP_GRACE_NS	(60 * 1000000000LL)
+#define LIVE_REPORT_SUFFIX	".report"
+#define LIVE_KEPT_MAX		64
+#define LIVE_KEPT_BYTES		(16u << 20)
 
 /* Candidate I's path in PATH: 0, or -1 when there is no candidate I. */
 int live_dir_candidate(int i, char *path, size_t size);
@@ -28,5 +57,43 @@ int live_dir_open_path(const char *path, int flags, const char **why);
 
 /* The first candidate that is usable, its path in PATH: a descriptor, or -1. */
 int live_dir_open(char *path, size_t size, int flags);
+
+/* FN(DIRFD, NAME, ARG) for every entry of DIRFD but . and .., until FN gives
+ * nonzero (which this gives back); 0 at the end, -1 if DIRFD cannot be read. */
+int live_dir_each(int dirfd, int (*fn)(int dirfd, const char *name, void *arg), void *arg);
+
+/* A live file's name: its pid in *PID, if NAME is one (digits, above 0). */
+int live_name_pid(const char *name, long *pid);
+/* A kept report's name: its pid in *PID, if NAME is one (PID.report). */
+int live_report_pid(const char *name, long *pid);
+
+/* What /proc/PID/stat says of a process (0 for what it hides from us). */
+struct live_proc {
+	char state;		/* field 3: 'Z' a zombie */
+	long threads;		/* field 20 */
+	uint64_t start;		/* field 22: clock ticks after boot */
+	uint64_t code;		/* field 26: where its program's code begins */
+	uint64_t stack;		/* field 28: where its stack begins */
+};
+enum { LIVE_PROC_GONE = -1, LIVE_PROC_UNKNOWN = -2 };
+
+/* 0, LIVE_PROC_GONE (no such process) or LIVE_PROC_UNKNOWN (no /proc). */
+int live_proc_read(long pid, struct live_proc *p);
+
+/* This process's pid namespace (the inode of /proc/self/ns/pid), or 0. */
+uint64_t live_pid_ns(void);
+
+/* Whether the live file open at FD, named for PID, is stale (above). */
+int live_file_stale(int fd, long pid);
+
+/* NAME in DIRFD unlinked if it is still the file open at FD: 0, or -1. */
+int live_unlink_same(int dirfd, const char *name, int fd);
+
+/* NAME in DIRFD removed if it is a live file of ours (a regular file
+ * named for a pid, owned by us) and, with IF_STALE, stale: 1 if removed. */
+int live_remove(int dirfd, const char *name, int if_stale);
+
+/* Every stale live file in DIRFD removed. */
+void live_sweep(int dirfd);
 
 #endif /* ALLOCTAG_LIVE_DIR_H */

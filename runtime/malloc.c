@@ -107,11 +107,15 @@ static inline void charge_any(struct counters_slot *s, size_t n)
 		charge_shared(s, n);
 }
 
-/* MODE_FORWARD: the runtime sees allocations, not frees: calls and bytes only. */
+/*
+ * MODE_FORWARD: the runtime sees allocations, not frees: calls and bytes,
+ * and the block counted as gone at once, so that no report shows it live.
+ */
 static void charge_calls(struct counters_slot *s, size_t n)
 {
 	add_relaxed(&s->calls, 1);
 	add_relaxed(&s->bytes, n);
+	atomic_fetch_add_explicit(&s->remote_calls, 1, memory_order_release);
 }
 
 static inline void uncharge_own(struct counters_slot *s, size_t n)

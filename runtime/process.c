@@ -6,14 +6,23 @@
  *                      (anonymous memory: the environment may not be
  *                      readable yet)
  *   start              (constructor) settings read and copied, streams
- *                      recorded, the live file made, signal handler set
+ *                      recorded, stale live files removed, the live file
+ *                      made, signal handler set
  *   fork               the registry is locked across it; the child gets its
- *                      own counters and live file, the other threads' states
- *                      are freed and their caches dropped
- *   exit               (destructor) the exit report, then the live file
- *                      marked exited and removed
+ *                      own counters (its live file later: live.c), the other
+ *                      threads' states are freed and their caches dropped
+ *   exit               (destructor) the exit report (or kept in the live
+ *                      directory: report.c), then the live file marked
+ *                      exited and removed
+ *
+ * Between these calls the runtime holds no descriptor of its own.
+ *
+ * Every entry here keeps errno as the program left it: the program sees
+ * errno 0 at main's start and after fork as without alloctag (isatty,
+ * open, getcwd in the runtime would leave ENOTTY, EEXIST, ...).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,28 +43,36 @@
  */
 static void before_fork(void)
 {
+	int saved_errno = errno;
+
 	alloctag_registry_lock();
 	alloctag_pool_lock();
 	alloctag_large_lock_all();
 	alloctag_counters_before_fork();
+	errno = saved_errno;
 }
 
 static void after_fork_parent(void)
 {
+	int saved_errno = errno;
+
 	alloctag_counters_forked();
 	alloctag_large_unlock_all();
 	alloctag_pool_unlock();
 	alloctag_registry_unlock();
+	errno = saved_errno;
 }
 
 static void after_fork_child(void)
 {
+	int saved_errno = errno;
+
 	alloctag_large_after_fork_child();
 	alloctag_pool_after_fork_child();
 	alloctag_registry_after_fork();
 	alloctag_live_after_fork();
 	alloctag_counters_forked();
-	alloctag_report_after_fork();
+	errno = saved_errno;
 }
 
 /*
@@ -66,18 +83,24 @@ const char alloctag_process_linked = 1;
 
 __attribute__((constructor)) static void process_start(void)
 {
+	int saved_errno = errno;
+
 	mode();
 	alloctag_report_streams();
 	alloctag_config_read();
 	alloctag_live_start();
 	alloctag_report_start();
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	errno = saved_errno;
 }
 
 __attribute__((destructor)) static void process_exit(void)
 {
+	int saved_errno = errno;
+
 	alloctag_report_at_exit();
 	alloctag_live_end();
+	errno = saved_errno;
 }
 
 #ifdef ALLOCTAG_DEBUG

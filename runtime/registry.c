@@ -45,6 +45,7 @@ struct alloc_tag alloctag_untagged = {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 _Atomic(struct thread_state *) alloctag_states;
+void (*_Atomic alloctag_registry_hook)(void);
 static uint32_t threads_made;
 static pthread_key_t state_key;
 static pthread_once_t state_key_once = PTHREAD_ONCE_INIT;
@@ -476,9 +477,12 @@ static int counters_ready(void)
 struct charge_to alloctag_charge_slow(struct alloc_tag *tag)
 {
 	struct thread_state *t = alloctag_self;
+	void (*hook)(void) = load_relaxed(&alloctag_registry_hook);
 	struct charge_to c;
 	uint32_t id;
 
+	if (unlikely(hook))
+		hook();		/* a fork child's live file, made lazily (live.c) */
 	if (counters_ready() != 0)
 		return (struct charge_to){ NULL, 0 };
 	if (t == &alloctag_boot_state && !(t = adopt_state()))

@@ -25,6 +25,13 @@ extern struct alloc_tag alloctag_untagged INTERNAL;
  */
 struct charge_to alloctag_charge_slow(struct alloc_tag *tag) INTERNAL;
 
+/*
+ * Called, when set, at the start of every registry slow path (a call site
+ * or a thread new to it): a fork child's live file is made there, lazily
+ * (live.c sets and clears it).
+ */
+extern void (*_Atomic alloctag_registry_hook)(void) INTERNAL;
+
 /* fork(): the registry's lock held across it (first in segment.c's order). */
 void alloctag_registry_lock(void) INTERNAL;
 void alloctag_registry_unlock(void) INTERNAL;

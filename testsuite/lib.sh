@@ -196,7 +196,7 @@ expected_sites() {
 report_rows() {
 	awk '
 		/^allocinfo - version:/ { next }
-		/^#/ && !/</ { next }		# a note, not the columns
+		/^#/ && !/</ { next }	# a note ("# alloctag: ..."), not the header
 		/^#/ {
 			n = 0
 			line = $0

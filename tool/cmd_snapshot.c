@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_snapshot.c: `alloctag snapshot` (a report of a process now, or a
- * report or timeline converted) and `alloctag ps` (the live processes).
+ * report or timeline converted) and `alloctag ps` (the live processes;
+ * with -a also the ended ones whose report was kept, runtime/live_dir.h).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "live.h"
+#include "live_dir.h"
 #include "report_write.h"
 
 int cmd_snapshot(int argc, char **argv)
@@ -55,25 +57,21 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The pids named by files in the live directories (not checked yet). */
-static size_t live_pids(long **out)
+/* The pids named by files in the live directories (not checked yet):
+ * live files, or kept reports, as NAMED says. */
+static size_t live_pids(long **out, int (*named)(const char *name, long *pid))
 {
-	char dirs[3][4096];
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	size_t n = 0, cap = 0, ndirs = 0;
+	char path[LIVE_PATH_MAX];
+	size_t n = 0, cap = 0;
 	long *pids = NULL;
 
-	if (xdg && xdg[0] == '/')
-		snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s/alloctag", xdg);
-	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/dev/shm/alloctag-%u", (unsigned)geteuid());
-	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/tmp/alloctag-%u", (unsigned)geteuid());
-	for (size_t d = 0; d < ndirs; d++) {
-		DIR *dir = opendir(dirs[d]);
+	for (int d = 0; live_dir_candidate(d, path, sizeof(path)) == 0; d++) {
+		DIR *dir = opendir(path);
 		struct dirent *e;
 		long pid;
 
 		while (dir && (e = readdir(dir)))
-			if (is_pid_argument(e->d_name, &pid)) {
+			if (named(e->d_name, &pid)) {
 				if (n == cap)
 					pids = xrealloc(pids, (cap = cap ? cap * 2 : 64) * sizeof(*pids));
 				pids[n++] = pid;
@@ -86,32 +84,60 @@ static size_t live_pids(long **out)
 	return n;
 }
 
+static void print_row(long pid, const struct snapshot *s, const char *state)
+{
+	int64_t bytes = 0, calls = 0;
+
+	for (size_t k = 0; k < s->n; k++) {
+		bytes += s->sites[k].bytes;
+		calls += s->sites[k].calls;
+	}
+	printf("%8ld %14lld %8lld %8zu  %s%s\n", pid, (long long)bytes, (long long)calls, s->n,
+	       s->program ? s->program : "?", state);
+}
+
+/* Every pid of PIDS (N, sorted) once, read by READ and printed if it can be. */
+static void print_rows(const long *pids, size_t n, int (*read)(struct snapshot *s, long pid),
+		       const char *state)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct snapshot s;
+
+		if ((i && pids[i] == pids[i - 1]) || read(&s, pids[i]))
+			continue;	/* stale (now removed), refused or gone */
+		print_row(pids[i], &s, state);
+		snapshot_clear(&s);
+	}
+}
+
+/* A kept report, of a process that has ended. */
+static int read_ended(struct snapshot *s, long pid)
+{
+	return live_process_ended(pid) ? live_kept_report(s, pid) : -1;
+}
+
 int cmd_ps(int argc, char **argv)
 {
+	static const struct option options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
+	int all = 0, c;
 	long *pids;
 	size_t n;
 
-	if (argc != 1)
+	while ((c = getopt_long(argc, argv, "+a", options, NULL)) != -1)
+		if (c == 'a')
+			all = 1;
+		else
+			usage_of("ps");
+	if (optind != argc)
 		usage_of("ps");
-	(void)argv;
-	n = live_pids(&pids);
 	printf("%8s %14s %8s %8s  %s\n", "PID", "LIVE BYTES", "BLOCKS", "SITES", "PROGRAM");
-	for (size_t i = 0; i < n; i++) {
-		struct snapshot s;
-		int64_t bytes = 0, calls = 0;
-
-		if (i && pids[i] == pids[i - 1])
-			continue;
-		if (live_snapshot(&s, pids[i]))
-			continue;	/* stale (now removed), refused or gone */
-		for (size_t k = 0; k < s.n; k++) {
-			bytes += s.sites[k].bytes;
-			calls += s.sites[k].calls;
-		}
-		printf("%8ld %14lld %8lld %8zu  %s\n", pids[i], (long long)bytes, (long long)calls, s.n,
-		       s.program ? s.program : "?");
-		snapshot_clear(&s);
-	}
+	n = live_pids(&pids, live_name_pid);
+	print_rows(pids, n, live_snapshot, "");
+	free(pids);
+	if (!all)
+		return 0;
+	n = live_pids(&pids, live_report_pid);
+	print_rows(pids, n, read_ended, " (exited)");
 	free(pids);
 	return 0;
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -103,8 +102,9 @@ static void explain_absent(long pid)
 	if (live && !strcmp(live, "off"))
 		error_set("process %ld (%s) runs with ALLOCTAG_LIVE=off: it has no live counters", pid, name);
 	else if (proc_maps_mention(pid, "liballoctag"))
-		error_set("process %ld (%s) runs the alloctag runtime but has no live file (an older "
-			  "runtime, or none of its live directories was usable)", pid, name);
+		error_set("process %ld (%s) runs the alloctag runtime but has no live file (a fork child "
+			  "makes it at its first allocation from a call site new to it, if it runs one "
+			  "thread then; or none of its live directories was usable)", pid, name);
 	else
 		error_set("process %ld (%s) has no live counters: it does not run with the alloctag "
 			  "runtime (build it with alloctag-cc)", pid, name);
@@ -182,35 +182,6 @@ static int open_live_dir(const char *path)
 	return -1;
 }
 
-/* A file whose writer is gone: remove it if it is still the one we opened. */
-static void remove_stale(int dirfd, const char *name, int fd)
-{
-	struct stat ours, now;
-
-	if (fstat(fd, &ours) == 0 && fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    ours.st_dev == now.st_dev && ours.st_ino == now.st_ino)
-		unlinkat(dirfd, name, 0);
-}
-
-static int writer_alive(int fd)
-{
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		flock(fd, LOCK_UN);
-		return 0;
-	}
-	return 1;
-}
-
-/* Has the writer written the header?  (It locks the file before, so a file
- * without one may be in the making, not stale.) */
-static int has_header(int fd)
-{
-	char magic[sizeof(COUNTERS_MAGIC) - 1];
-
-	return pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	       !memcmp(magic, COUNTERS_MAGIC, sizeof(magic));
-}
-
 /* PID's live file in the directory DIR: its fd, LIVE_ABSENT or -1. */
 static int open_in(const char *dir, long pid, char *path, size_t size)
 {
@@ -231,9 +202,8 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		close(fd);
 		fd = -1;
 	}
-	if (fd >= 0 && !writer_alive(fd)) {
-		if (has_header(fd))
-			remove_stale(dirfd, name, fd);
+	if (fd >= 0 && live_file_stale(fd, pid)) {	/* the runtime's own rule (live_dir.h) */
+		live_unlink_same(dirfd, name, fd);
 		close(fd);
 		fd = LIVE_ABSENT;
 	}
@@ -591,7 +561,7 @@ int live_exited(struct live *l)
 			 !(atomic_load_explicit(&h->state, memory_order_acquire) & COUNTERS_RUNNING);
 	}
 	bus_armed = 0;
-	return exited || !writer_alive(l->fd);
+	return exited || live_file_stale(l->fd, l->pid);
 }
 
 void live_close(struct live *l)
@@ -610,6 +580,73 @@ void live_close(struct live *l)
 	l->base = NULL;
 	l->mapped = 0;
 	l->fd = -1;
+}
+
+/* ---- kept reports -------------------------------------------------------- */
+
+/* PID's kept report in the directory DIR, into S: 0, LIVE_ABSENT or -1. */
+static int kept_in(const char *dir, long pid, struct snapshot *s)
+{
+	char name[32], path[LIVE_PATH_MAX + 32];
+	struct buf b = { 0 };
+	struct stat st;
+	int dirfd = open_live_dir(dir), fd, rc = -1;
+
+	if (dirfd < 0)
+		return dirfd;
+	snprintf(name, sizeof(name), "%ld" LIVE_REPORT_SUFFIX, pid);
+	fd = (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path)
+	     ? open_nofollow(dirfd, name, path, O_RDONLY) : LIVE_ABSENT;
+	close(dirfd);
+	if (fd < 0)
+		return fd;
+	if (!fstat(fd, &st) && !check_owned(&st, path, S_IFREG, "regular file") && !read_fd(fd, path, &b))
+		rc = report_parse(s, b.data, b.len, path);
+	close(fd);
+	buf_free(&b);
+	if (rc == 0) {
+		s->exited = 1;
+		s->pid = pid;
+	}
+	return rc;
+}
+
+int live_kept_report(struct snapshot *s, long pid)
+{
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
+	int n = candidates(dirs, pid), rc = LIVE_ABSENT;
+
+	for (int i = 0; i < n && rc == LIVE_ABSENT; i++) {
+		memset(s, 0, sizeof(*s));
+		rc = kept_in(dirs[i], pid, s);
+	}
+	if (rc == LIVE_ABSENT)
+		error_set("no report of process %ld is kept", pid);
+	return rc;
+}
+
+int live_process_ended(long pid)
+{
+	struct live_proc p;
+	int rc = live_proc_read(pid, &p);
+
+	return rc == LIVE_PROC_GONE || (rc == 0 && (p.state == 'Z' || p.state == 'X'));
+}
+
+int live_snapshot_or_kept(struct snapshot *s, long pid)
+{
+	char why[1024];
+	int rc;
+
+	if (live_snapshot(s, pid) == 0)
+		return 0;
+	if (!live_process_ended(pid))
+		return -1;
+	snprintf(why, sizeof(why), "%s", error_get());
+	rc = live_kept_report(s, pid);
+	if (rc == LIVE_ABSENT)
+		error_set("%s", why);	/* no report kept: why there are no live counters */
+	return rc ? -1 : 0;
 }
 
 int live_snapshot(struct snapshot *s, long pid)

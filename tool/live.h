@@ -13,16 +13,18 @@
  * must be ours alone (owner = our effective uid, no permission for group or
  * others), never a symbolic link (O_NOFOLLOW at each of the two last steps,
  * checked on the open descriptor), the file a regular one.  A file whose
- * writer is gone (we can take flock(LOCK_EX): the writer holds LOCK_SH
- * while alive) is stale: it is removed and ignored, unless it has no header
- * yet (the writer locks it before writing one: it may be starting).
+ * writer is gone (died, or exec'd: live_file_stale(), the runtime's own
+ * rule, from live_dir.h) is stale: it is removed and ignored.
  *
  * The process must be ours too: another user's process is refused even for
  * root (run alloctag as that user).
  *
  * The mapping outlives the process: after the writer's exit (and its
  * unlink) a reader still holds the final counters, which is how `record`
- * and `top` show the last state of a program that exited.
+ * and `top` show the last state of a program that exited.  A process whose
+ * report could not go where it was asked to (or had nowhere to go: stderr
+ * not a terminal) kept it beside its live file, DIR/PID.report, checked as
+ * a live file is; snapshot and ps -a read it by its pid.
  */
 #ifndef ALLOCTAG_TOOL_LIVE_H
 #define ALLOCTAG_TOOL_LIVE_H
@@ -62,11 +64,20 @@ int live_watch_dir(void);
 /* The counters now (remapping if they grew); -1 with the error set.  The
  * sites' strings belong to L (S->borrowed): S must not outlive it. */
 int live_read(struct live *l, struct snapshot *s);
-/* The process has exited (its runtime said so, or its lock is gone). */
+/* The process has exited (its runtime said so, or its file is stale). */
 int live_exited(struct live *l);
 void live_close(struct live *l);
 
 /* live_open, live_read, live_close. */
 int live_snapshot(struct snapshot *s, long pid);
+/* The same, or for a process that has ended, the report it kept in its
+ * live directory (runtime/live_dir.h), if any: what a PID argument reads. */
+int live_snapshot_or_kept(struct snapshot *s, long pid);
+
+/* PID's kept report (DIR/PID.report) into S, marked exited: 0, LIVE_ABSENT
+ * or -1 (refused, corrupt), the error set. */
+int live_kept_report(struct snapshot *s, long pid);
+/* No process PID runs (gone, or a zombie). */
+int live_process_ended(long pid);
 
 #endif

@@ -27,7 +27,7 @@ static const struct command {
 	  "a refreshing view of the sites (q quits, h lists the keys)" },
 	{ "snapshot", cmd_snapshot, "[-f allocinfo|full|json] [-o FILE] (PID | REPORT | TIMELINE)",
 	  "the report now, in the runtime's formats" },
-	{ "ps", cmd_ps, "", "the processes of yours that have live counters" },
+	{ "ps", cmd_ps, "[-a]", "the processes of yours that have live counters (-a: and the reports ended ones kept)" },
 	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)" },
 	{ "record", cmd_record, "[-i INTERVAL] [-o FILE] [-m MAXSIZE] (PID | -- CMD [ARGS...])",
 	  "sample the counters into a timeline file of bounded size" },
@@ -42,9 +42,10 @@ static void print_usage(FILE *f)
 	fprintf(f, "usage: alloctag COMMAND [ARGS...]\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  alloctag %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].what);
-	fprintf(f, "\nA PID is a running process of yours built with alloctag-cc; a REPORT is what its\n"
-		   "runtime writes (allocinfo, full or json) or a copy of /proc/allocinfo; a TIMELINE is\n"
-		   "what record writes, read at its last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
+	fprintf(f, "\nA PID is a running process of yours built with alloctag-cc (or one that ended and\n"
+		   "kept its report: ps -a); a REPORT is what its runtime writes (allocinfo, full or\n"
+		   "json) or a copy of /proc/allocinfo; a TIMELINE is what record writes, read at its\n"
+		   "last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
 }
 
 void usage_of(const char *command)

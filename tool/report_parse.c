@@ -26,6 +26,7 @@
 #define ALLOCINFO_HEADER	"allocinfo - version:"
 #define ALLOCINFO_MAJOR		"1."	/* the versions read: 1.x */
 #define FULL_HEADER_MARK	"<total size>"
+#define NOTE_MARK		"# alloctag: "
 #define ALLOCINFO_NUMBERS	2
 #define FULL_NUMBERS		5
 
@@ -200,6 +201,8 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 		}
 		if (!strncmp(line, FREES_UNSEEN_NOTE, strlen(FREES_UNSEEN_NOTE)))
 			s->frees_unseen = 1;
+		else if (!strncmp(line, NOTE_MARK, strlen(NOTE_MARK)))
+			snapshot_add_note(s, line + strlen(NOTE_MARK));
 		if (line[0] == '#') {
 			if (!tp.numbers && tp.line == tp.header + 1) {
 				tp.numbers = strstr(line, FULL_HEADER_MARK) ? FULL_NUMBERS : ALLOCINFO_NUMBERS;
@@ -269,6 +272,14 @@ static int parse_json_site(struct snapshot *s, const struct json *j, size_t inde
 	return 0;
 }
 
+/* The runtime's notes (strings; anything else is skipped). */
+static void parse_json_notes(struct snapshot *s, const struct json *notes)
+{
+	for (size_t i = 0; notes && notes->type == JSON_ARRAY && i < notes->n; i++)
+		if (notes->items[i].type == JSON_STRING)
+			snapshot_add_note(s, notes->items[i].str);
+}
+
 /* One json report (the last of TEXT's, if the runtime appended several). */
 static int parse_json(struct snapshot *s, const char *text, size_t len, const char *name)
 {
@@ -308,6 +319,7 @@ static int parse_json(struct snapshot *s, const char *text, size_t len, const ch
 	s->has_totals = 1;
 	s->frees_unseen = json_get(&j, "frees_seen") && json_get(&j, "frees_seen")->type == JSON_FALSE;
 	s->program = xstrdup(json_str(&j, "program"));
+	parse_json_notes(s, json_get(&j, "notes"));
 	if (json_int(&j, "pid", &pid) == 0)
 		s->pid = pid;
 	for (size_t i = 0; i < sites->n; i++)

@@ -20,7 +20,8 @@ int report_format_parse(const char *name)
 void report_write(struct buf *b, const struct snapshot *s, enum report_format format)
 {
 	struct report_line *lines = xcalloc(s->n + 1, sizeof(*lines));
-	struct report_meta meta = { s->program, s->pid, !s->frees_unseen, NULL };
+	struct report_meta meta = { .program = s->program, .pid = s->pid, .frees_seen = !s->frees_unseen,
+				    .notes = (const char *const *)s->notes, .nnotes = s->nnotes };
 	struct out o = { 0 };
 
 	for (size_t i = 0; i < s->n; i++) {

@@ -29,17 +29,34 @@ void site_clear(struct site *site)
 	memset(site, 0, sizeof(*site));
 }
 
+void snapshot_add_note(struct snapshot *s, const char *note)
+{
+	s->notes = xrealloc(s->notes, (s->nnotes + 1) * sizeof(*s->notes));
+	s->notes[s->nnotes++] = xstrdup(note);
+}
+
+static void clear_notes(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
+	s->notes = NULL;
+	s->nnotes = 0;
+}
+
 void snapshot_clear_sites(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->n && !s->borrowed; i++)
 		site_clear(&s->sites[i]);
 	s->n = 0;
+	clear_notes(s);
 }
 
 void snapshot_clear(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->n && !s->borrowed; i++)
 		site_clear(&s->sites[i]);
+	clear_notes(s);
 	free(s->sites);
 	free(s->program);
 	memset(s, 0, sizeof(*s));
@@ -147,7 +164,7 @@ int snapshot_read(struct snapshot *s, const char *what)
 
 	memset(s, 0, sizeof(*s));
 	if (is_pid_argument(what, &pid))
-		return live_snapshot(s, pid);
+		return live_snapshot_or_kept(s, pid);
 	file = split_at(what, &which);
 	if (read_file(file, &text)) {
 		if (!strcmp(file, PROC_ALLOCINFO) && access(file, F_OK))

@@ -10,7 +10,8 @@
  *   kernel's /proc/allocinfo            live bytes and calls only (has_totals = 0)
  *   a timeline (timeline.c)             one of its samples
  *
- * Reading: snapshot_read() takes a PID (all digits), "/proc/allocinfo" or a
+ * Reading: snapshot_read() takes a PID (all digits: a running process, or
+ * the report an ended one kept), "/proc/allocinfo" or a
  * file (report or timeline, told apart by their first line).  A timeline
  * gives its last sample, or the one named after an @: TIMELINE@peak (the
  * most live bytes), TIMELINE@last, TIMELINE@2.5s (the last sample at or
@@ -53,6 +54,8 @@ struct snapshot {
 	int exited;		/* the process had exited (its final counters) */
 	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
 	int partial;		/* the live file stopped growing (its file system was full) */
+	char **notes;		/* what the runtime said in the report ("# alloctag: ...") */
+	size_t nnotes;
 	enum snapshot_source source;
 	int has_totals;		/* total_bytes, total_calls, peak are known */
 	int borrowed;		/* the sites' strings belong to the reader (live.h) */
@@ -61,8 +64,9 @@ struct snapshot {
 };
 
 struct site *snapshot_add(struct snapshot *s);
+void snapshot_add_note(struct snapshot *s, const char *note);
 void snapshot_clear(struct snapshot *s);	/* frees the sites, keeps nothing */
-void snapshot_clear_sites(struct snapshot *s);	/* no sites, the rest kept */
+void snapshot_clear_sites(struct snapshot *s);	/* no sites or notes, the rest kept */
 void site_clear(struct site *site);
 
 /* Largest live bytes first, then most total bytes, then by place: the

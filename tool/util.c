@@ -131,30 +131,36 @@ void buf_free(struct buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-int read_file(const char *path, struct buf *b)
+int read_fd(int fd, const char *path, struct buf *b)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char chunk[65536];
 	ssize_t n;
 
-	if (fd < 0) {
-		error_set("cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			error_set("cannot read %s: %s", path, strerror(errno));
-			close(fd);
 			return -1;
 		}
 		buf_add(b, chunk, n);
 	}
-	close(fd);
 	if (!b->data)
 		buf_add(b, "", 0);
 	return 0;
+}
+
+int read_file(const char *path, struct buf *b)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		error_set("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = read_fd(fd, path, b);
+	close(fd);
+	return rc;
 }
 
 int write_all(int fd, const void *p, size_t n)

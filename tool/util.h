@@ -43,6 +43,8 @@ void buf_free(struct buf *b);
 
 /* A whole file (or /proc file, pipe) into B; -1 with the error set. */
 int read_file(const char *path, struct buf *b);
+/* The same from FD, open on PATH (for the messages). */
+int read_fd(int fd, const char *path, struct buf *b);
 /* Write all of P to FD; -1 on error (errno kept). */
 int write_all(int fd, const void *p, size_t n);
 /* Write B to PATH: a regular file (or a new one) replaced whole, through a

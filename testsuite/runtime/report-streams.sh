@@ -1,8 +1,13 @@
 # The exit report never disturbs the program: exit status, output order and
 # the program's files stay what they are without alloctag, and the report is
-# not lost when the program closes its streams or rewrites its environment.
+# not lost when the program closes its streams or rewrites its environment:
+# what cannot go where it was asked to is kept in the live directory, where
+# `alloctag snapshot PID` reads it, with a note saying why.
 d=$WORK/report-streams
 mkdir -p "$d"
+export XDG_RUNTIME_DIR=$d/xdg
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+AT=$TOP/build/$TESTCC/alloctag
 cat > "$d/prog.c" <<'C'
 #include <fcntl.h>
 #include <signal.h>
@@ -56,12 +61,24 @@ sigpipe_check() {
 }
 check report-streams/closed-pipe sigpipe_check
 
-# gnulib's close_stdout closes stdout and stderr at exit: the report still
-# reaches the file stderr was.
+# Run ./prog ARGS... in the background, its pid in $pid and its status in $status.
+run_prog() {
+	./prog "$@" &
+	pid=$!
+	wait "$pid"
+	status=$?
+}
+
+# gnulib's close_stdout closes stdout and stderr at exit: the report, with
+# no stream to go to, is kept (no descriptor of stderr is held for it).
 close_check() {
-	cd "$d" && ALLOCTAG_REPORT=stderr ./prog close-streams > out 2> err
-	[ $? = 7 ] && [ "$(cat out)" = "program output" ] && grep -q 'prog.c:18 func:main' err ||
-		{ cat out err; return 1; }
+	local kept
+	cd "$d" && ALLOCTAG_REPORT=stderr run_prog close-streams > out 2> err
+	kept=$("$AT" snapshot "$pid")
+	[ $status = 7 ] && [ "$(cat out)" = "program output" ] && [ ! -s err ] &&
+		echo "$kept" | grep -q 'prog.c:18 func:main' &&
+		echo "$kept" | grep -qx '# alloctag: cannot write the report to stderr: it is closed, or not the file it was when the process started' ||
+		{ cat out err; echo "$kept"; return 1; }
 }
 check report-streams/closed-at-exit close_check
 
@@ -91,11 +108,12 @@ allocinfo - version: 1.0" ] || { cat out; return 1; }
 }
 check report-streams/stdout-after-program order_check
 
-# A failed write says so, in one line.
+# A failed write: the report kept, saying so; nothing on stderr.
 full_check() {
-	cd "$d" && ALLOCTAG_REPORT=/dev/full ./prog > /dev/null 2> err
-	[ $? = 7 ] && [ "$(cat err)" = "alloctag: cannot write the report to /dev/full: No space left on device" ] ||
-		{ cat err; return 1; }
+	cd "$d" && ALLOCTAG_REPORT=/dev/full run_prog > /dev/null 2> err
+	[ $status = 7 ] && [ ! -s err ] &&
+		[ "$("$AT" snapshot "$pid" | grep '^# alloctag')" = "# alloctag: cannot write the report to /dev/full: No space left on device" ] ||
+		{ cat err; "$AT" snapshot "$pid"; return 1; }
 }
 check report-streams/write-error full_check
 
@@ -108,17 +126,18 @@ check report-streams/reports-append append_check
 
 # Signals a crash uses are refused, and a crash stays a crash; so are the C
 # library's own real-time signals; ALLOCTAG_TOP is a plain positive number.
+# (Said at once on stderr, where the report goes.)
 signals_check() {
 	local sig err
 	cd "$d" || return 1
 	for sig in 11 SEGV SIGBUS FPE ABRT SYS 32 33; do
-		err=$(ALLOCTAG_SIGNAL=$sig ALLOCTAG_REPORT=off ./prog 2>&1 > /dev/null)
+		err=$(ALLOCTAG_SIGNAL=$sig ALLOCTAG_REPORT=stderr ./prog 2>&1 > /dev/null | grep '^alloctag: ')
 		[ "$err" = "alloctag: ALLOCTAG_SIGNAL=$sig is a signal a crash or the C library uses; none used" ] ||
 		{ echo "$sig: $err"; return 1; }
 	done
 	(ulimit -c 0; ALLOCTAG_SIGNAL=11 ALLOCTAG_REPORT=off timeout 10 ./prog segv > /dev/null 2>&1)
 	[ $? = 139 ] || { echo "a segfault did not end the program"; return 1; }
-	err=$(ALLOCTAG_TOP=' -1' ALLOCTAG_REPORT=off ./prog 2>&1 > /dev/null)
+	err=$(ALLOCTAG_TOP=' -1' ALLOCTAG_REPORT=stderr ./prog 2>&1 > /dev/null | grep '^alloctag: ')
 	[ "$err" = "alloctag: ALLOCTAG_TOP= -1 is not a positive number; showing every site" ] || { echo "$err"; return 1; }
 }
 check report-streams/refused-settings signals_check
@@ -136,7 +155,8 @@ json_check() {
 check report-streams/json-any-bytes json_check
 
 # Unset, with stderr not a terminal: nothing is written, so the stderr of a
-# test suite run with LD_PRELOAD (every child too) is what it was.
+# test suite run with LD_PRELOAD (every child too) is what it was (the
+# reports are kept in the live directory).
 preload_check() {
 	local lib=$TOP/build/$TESTCC/liballoctag.so err
 	err=$(cd "$d" && unset ALLOCTAG_REPORT && LD_PRELOAD=$lib sh -c 'ls / > /dev/null; sort < /dev/null; echo child >&2' 2>&1)

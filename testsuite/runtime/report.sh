@@ -42,13 +42,20 @@ else
 	[ "$(report_of "$WORK/err.txt")" = "$golden" ] && [ ! -s "$WORK/stdout.txt" ] &&
 		pass report/stderr || fail report/stderr "$(cat "$WORK/err.txt")"
 
-	# Unset: stderr when it is a terminal (script(1) gives one), else nothing.
-	(cd "$WORK" && unset ALLOCTAG_REPORT && ./fmt 2> err.txt > stdout.txt;
+	# Unset: stderr when it is a terminal (script(1) gives one), else
+	# nothing on the program's streams: the report is kept in the live
+	# directory, where alloctag snapshot PID finds it.
+	export XDG_RUNTIME_DIR=$WORK/xdg
+	mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+	AT=$TOP/build/$TESTCC/alloctag
+	(cd "$WORK" && unset ALLOCTAG_REPORT && { ./fmt 2> err.txt > stdout.txt & echo $! > pid.txt; wait; };
 	 script -qec ./fmt /dev/null > tty.txt)
+	"$AT" snapshot "$(cat "$WORK/pid.txt")" > "$WORK/kept.txt" 2>&1
 	[ ! -s "$WORK/err.txt" ] && [ ! -s "$WORK/stdout.txt" ] &&
 	[ "$(tr -d '\r' < "$WORK/tty.txt" | report_of /dev/stdin)" = "$golden" ] &&
+	[ "$(report_of "$WORK/kept.txt")" = "$golden" ] &&
 		pass report/default-terminal-only ||
-		fail report/default-terminal-only "$(cat "$WORK/err.txt" "$WORK/tty.txt")"
+		fail report/default-terminal-only "$(cat "$WORK/err.txt" "$WORK/tty.txt" "$WORK/kept.txt")"
 
 	(cd "$WORK" && rm -f r.* && ALLOCTAG_REPORT='r.%e.%p.%%' ./fmt; ls r.* > names.txt)
 	grep -qx 'r\.fmt\.[0-9][0-9]*\.%' "$WORK/names.txt" &&
@@ -75,13 +82,25 @@ else
 	out=$(cd "$WORK" && ALLOCTAG_SIGNAL=USR1 ALLOCTAG_REPORT=stdout ./fmt signal | grep -c '^allocinfo')
 	[ "$out" = 2 ] && pass report/signal || fail report/signal "$out reports"
 
-	# Bad settings: one line each on stderr; output and exit status unchanged.
-	(cd "$WORK" && ALLOCTAG_FORMAT=xml ALLOCTAG_TOP=-1 ALLOCTAG_SIGNAL=BOGUS \
-		ALLOCTAG_REPORT=/nonexistent/dir/r.txt ./fmt > bad.out 2> bad.err; echo "status=$?" >> bad.out)
-	want='alloctag: ALLOCTAG_FORMAT=xml is not allocinfo, full or json; using allocinfo
-alloctag: ALLOCTAG_TOP=-1 is not a positive number; showing every site
-alloctag: ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2, HUP, ... or a number); none used
-alloctag: cannot write the report to /nonexistent/dir/r.txt: No such file or directory'
-	[ "$(cat "$WORK/bad.err")" = "$want" ] && [ "$(cat "$WORK/bad.out")" = status=3 ] &&
-		pass report/bad-settings || fail report/bad-settings "$(cat "$WORK/bad.err" "$WORK/bad.out")"
+	# Bad settings: one line each, in the report (kept here: its file cannot
+	# be written), nothing on stderr; output and exit status unchanged.  With
+	# the report on stderr, said there at once.
+	(cd "$WORK" || exit
+	 ALLOCTAG_FORMAT=xml ALLOCTAG_TOP=-1 ALLOCTAG_SIGNAL=BOGUS ALLOCTAG_REPORT=/nonexistent/dir/r.txt \
+		./fmt > bad.out 2> bad.err &
+	 echo $! > pid.txt
+	 wait $!
+	 echo "status=$?" >> bad.out)
+	want='ALLOCTAG_FORMAT=xml is not allocinfo, full or json; using allocinfo
+ALLOCTAG_TOP=-1 is not a positive number; showing every site
+ALLOCTAG_SIGNAL=BOGUS is not a signal (USR1, USR2, HUP, ... or a number); none used'
+	got=$("$AT" snapshot "$(cat "$WORK/pid.txt")" | sed -n 's/^# alloctag: //p')
+	[ "$got" = "$want
+cannot write the report to /nonexistent/dir/r.txt: No such file or directory" ] && [ ! -s "$WORK/bad.err" ] &&
+	[ "$(cat "$WORK/bad.out")" = status=3 ] &&
+		pass report/bad-settings || fail report/bad-settings "$got" "$(cat "$WORK/bad.err" "$WORK/bad.out")"
+	got=$(cd "$WORK" && ALLOCTAG_FORMAT=xml ALLOCTAG_TOP=-1 ALLOCTAG_SIGNAL=BOGUS ALLOCTAG_REPORT=stderr \
+		./fmt 2>&1 > /dev/null | head -n 3)
+	[ "$got" = "$(echo "$want" | sed 's/^/alloctag: /')" ] &&
+		pass report/bad-settings-on-stderr || fail report/bad-settings-on-stderr "$got"
 fi

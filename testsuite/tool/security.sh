@@ -6,7 +6,7 @@
 . "$TOP/testsuite/tool/lib.sh"
 
 FAKE=$TWORK/fakelive
-"$TESTCC" -O2 -Wall -I"$TOP/runtime" -o "$FAKE" "$TOP/testsuite/tool/fakelive.c" ||
+"$TESTCC" -O2 -Wall -I"$TOP/runtime" -o "$FAKE" "$TOP/testsuite/tool/fakelive.c" "$TOP/runtime/live_dir.c" ||
 	{ fail "tool/security: build fakelive.c"; return; }
 NOBODY=65534
 at_private_live_dir sec
@@ -74,7 +74,7 @@ rm -f "$LIVE"
 kill "$plain"
 wait "$plain" 2>/dev/null
 
-# Files a writer (fakelive, holding its lock as the runtime does) made wrong.
+# Files a writer (fakelive, its identity in the header as the runtime's) made wrong.
 fake() {	# fake KIND: starts fakelive, sets $fake to its pid once its file is there
 	fresh_live_dir
 	rm -f "$TWORK/fake.out"
@@ -88,7 +88,7 @@ at_error "tool/security: not counters" "$LIVE/$fake: not alloctag counters" "$AT
 unfake
 fake version
 at_error "tool/security: counters of another version" \
-	"$LIVE/$fake: live counters of version 2; this alloctag reads version 1 (use the alloctag of the program's release)" \
+	"$LIVE/$fake: live counters of version 3; this alloctag reads version 2 (use the alloctag of the program's release)" \
 	"$AT" top "$fake"
 unfake
 fake truncated
@@ -99,9 +99,9 @@ fake empty
 at_error "tool/security: a file being made" "$LIVE/$fake: the process is starting" "$AT" snapshot "$fake"
 unfake
 
-# Stale: the writer died (SIGKILL: no exit handler), or exec'd (the lock
-# went with the descriptor).  Recognized, removed, said as "no process" or
-# "no live counters".
+# Stale: the writer died (SIGKILL: no exit handler), or exec'd (the same
+# pid and start, another program's code and stack).  Recognized, removed,
+# said as "no process" or "no live counters".
 fake truncated
 kill -KILL "$fake"
 wait "$fake" 2>/dev/null

@@ -1,0 +1,80 @@
+# Under RLIMIT_AS (ulimit -v) a program that has used up its address space
+# still gets its report at exit: it is written through a buffer on the
+# stack, sorted in static memory, and for more sites than that holds,
+# unsorted a window at a time, said in the report.  The program's own
+# output and status are the plain build's.
+d=$WORK/address-space
+mkdir -p "$d"
+cat > "$d/exhaust.h" <<'C'
+#include <stdio.h>
+#include <sys/mman.h>
+/* Every byte of address space mapped, in ever smaller pieces. */
+static void exhaust(void)
+{
+	for (size_t size = 1 << 24; size >= 4096; size /= 2)
+		while (mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			    -1, 0) != MAP_FAILED)
+			;
+	printf("exhausted\n");
+	fflush(stdout);
+}
+C
+cat > "$d/few.c" <<'C'
+#include <stdlib.h>
+#include "exhaust.h"
+int main(void)
+{
+	char *volatile a = malloc(100), *volatile b = malloc(3000);
+
+	exhaust();
+	return !a || !b;
+}
+C
+# More sites than the report's static room (256).
+{
+	echo '#include <stdlib.h>'
+	echo '#include "exhaust.h"'
+	echo 'void *volatile keep[600];'
+	echo 'int main(void)'
+	echo '{'
+	for i in $(seq 0 599); do echo "	keep[$i] = malloc($((i + 1)));"; done
+	echo '	exhaust();'
+	echo '	return 0;'
+	echo '}'
+} > "$d/many.c"
+as_build() {
+	cd "$d" && for p in few many; do
+		"$TESTCC" -O0 -o $p.plain $p.c && "$ATCC" -O0 -o $p $p.c || return 1
+	done
+}
+check address-space/build as_build
+
+# PROG run plain and tagged under ulimit -v: the same output and status;
+# the tagged report in $d/PROG.report.
+as_run() {
+	local plain tagged
+	plain=$(cd "$d" && ulimit -v 200000 && ./$1.plain; echo "status $?")
+	tagged=$(cd "$d" && ulimit -v 200000 && ALLOCTAG_FORMAT=full ALLOCTAG_REPORT=stderr ./$1 2> $1.report; echo "status $?")
+	[ "$plain" = "exhausted
+status 0" ] && [ "$tagged" = "$plain" ] || { echo "plain: $plain"; echo "alloctag: $tagged"; cat "$d/$1.report"; return 1; }
+}
+
+few_check() {
+	as_run few || return 1
+	[ "$(report_by_line "$d/few.report")" = "few.c:5 100/1 100/1 100
+few.c:5 3000/1 3000/1 3000" ] || { cat "$d/few.report"; return 1; }
+	# sorted: the largest first
+	[ "$(grep -m 1 'few.c' "$d/few.report" | awk '{ print $1 }')" = 3000 ] || { cat "$d/few.report"; return 1; }
+}
+check address-space/report-sorted few_check
+
+many_check() {
+	local want got
+	as_run many || return 1
+	want=$(for i in $(seq 0 599); do echo "many.c:$((i + 6)) $((i + 1))/1 $((i + 1))/1 $((i + 1))"; done | sort)
+	got=$(report_by_line "$d/many.report")
+	[ "$got" = "$want" ] &&
+		grep -qx '# alloctag: no memory to sort the sites: they are in the order they were first seen, every one' "$d/many.report" ||
+		{ diff <(echo "$want") <(echo "$got") | head; head -n 5 "$d/many.report"; return 1; }
+}
+check address-space/report-unsorted many_check

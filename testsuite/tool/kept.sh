@@ -1,0 +1,44 @@
+# Reports kept in the live directory (runtime/live_dir.h): a process whose
+# report had nowhere to go (ALLOCTAG_REPORT unset, stderr not a terminal)
+# keeps it as DIR/PID.report; `alloctag snapshot PID` reads it as the exit
+# report, `alloctag ps -a` lists it; only the last 64 are kept.
+. "$TOP/testsuite/tool/lib.sh"
+
+THREADS=$(at_build threads) || { fail "tool/kept: build threads.c" "$THREADS"; return; }
+at_private_live_dir kept
+LIVE=$XDG_RUNTIME_DIR/alloctag
+unset ALLOCTAG_REPORT
+
+# The same program with its report asked for, then with nowhere to send it.
+ALLOCTAG_FORMAT=full ALLOCTAG_REPORT=$TWORK/kept.asked "$THREADS" 5 1 > /dev/null
+"$THREADS" 5 1 > /dev/null 2> "$TWORK/kept.err" &
+pid=$!
+wait "$pid"
+sites() { awk 'NR > 2 && !/^#/ && $6 !~ /^untagged/ { print $3, $4, $6 }' "$1" | sort; }
+"$AT" snapshot -f full "$pid" > "$TWORK/kept.snapshot" 2>&1
+if [ ! -s "$TWORK/kept.err" ] && [ -f "$LIVE/$pid.report" ] &&
+   [ "$(sites "$TWORK/kept.snapshot")" = "$(sites "$TWORK/kept.asked")" ]; then
+	pass "tool/kept: snapshot PID of an ended process reads its kept report"
+else
+	fail "tool/kept: snapshot PID of an ended process reads its kept report" \
+		"$(cat "$TWORK/kept.err" "$TWORK/kept.snapshot")" "$(ls -l "$LIVE")"
+fi
+check "tool/kept: ps -a lists it" sh -c "'$AT' ps -a | grep -q '^ *$pid .*threads (exited)\$'"
+check "tool/kept: ps alone does not" sh -c "! '$AT' ps | grep -q '^ *$pid '"
+
+# 70 runs: the 64 last are kept, the oldest gone.
+pids=()
+for _ in $(seq 70); do
+	"$THREADS" 1 0 > /dev/null 2>&1 &
+	pids+=($!)
+	wait $!
+done
+n=$(ls "$LIVE" | grep -c '\.report$')
+if [ "$n" = 64 ] && [ ! -e "$LIVE/${pids[5]}.report" ] && [ -e "$LIVE/${pids[6]}.report" ] &&
+   [ -e "$LIVE/${pids[69]}.report" ]; then
+	pass "tool/kept: the last 64 reports are kept, the oldest removed first"
+else
+	fail "tool/kept: the last 64 reports are kept, the oldest removed first" "$n kept" "$(ls -lt "$LIVE" | tail -n 3)"
+fi
+at_error "tool/kept: no report kept" "no process ${pids[0]}" "$AT" snapshot "${pids[0]}"
+at_shared_live_dir
