@@ -18,6 +18,7 @@
 #   driver_plugin          $plugin: the one built for the GCC the command runs
 #                          (reads gcc_plugin_dir and builds), or stop
 #   driver_exec ARGS...    run the command with ARGS (never returns)
+#   driver_run ARGS...     run it as a child, its status the function's
 
 driver_fail() {
 	echo "$driver: $*" >&2
@@ -151,4 +152,13 @@ driver_exec() {
 	set -f
 	# shellcheck disable=SC2086 # the command's words
 	exec $compiler "$@"
+}
+
+# driver_run ARGS...: the same, as a child: its exit status is the driver's
+# (for what must be cleaned up after it).
+driver_run() {
+	[ -n "${ALLOCTAG_CC_VERBOSE-}" ] && echo "$driver: $compiler $*" >&2
+	set -f
+	# shellcheck disable=SC2086 # the command's words
+	$compiler "$@"
 }

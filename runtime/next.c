@@ -6,7 +6,8 @@
  * dlsym() may itself call malloc: when that malloc is the runtime's, the
  * decision is re-entered on the deciding thread, which proves the runtime
  * is the process's malloc (MODE_OWNER).  Until the next allocator is
- * looked up, glibc's own entry points (__libc_malloc, ...) stand in for it.
+ * looked up, glibc's own entry points (__libc_malloc, ...) stand in for it;
+ * in a static link, where there is nothing to look up, they are it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +25,10 @@ extern void __libc_free(void *) __attribute__((weak));
 extern void *__libc_calloc(size_t, size_t) __attribute__((weak));
 extern void *__libc_realloc(void *, size_t) __attribute__((weak));
 extern void *__libc_memalign(size_t, size_t) __attribute__((weak));
+/* Not exported by libc.so, but defined by libc.a's malloc.o: a static link's. */
+extern size_t __malloc_usable_size(void *) __attribute__((weak));
+extern int __malloc_trim(size_t) __attribute__((weak));
+extern struct mallinfo2 __libc_mallinfo2(void) __attribute__((weak));
 
 _Atomic int alloctag_mode;
 struct next_allocator alloctag_next = {
@@ -32,6 +37,9 @@ struct next_allocator alloctag_next = {
 	.calloc = __libc_calloc,
 	.realloc = __libc_realloc,
 	.memalign = __libc_memalign,
+	.usable = __malloc_usable_size,
+	.trim = __malloc_trim,
+	.mallinfo2 = __libc_mallinfo2,
 };
 
 static char free_owner[128];		/* alloctag_free_owner()'s */

@@ -5,7 +5,8 @@
 # plain, it must pass on glibc (the harness is right); built with
 # alloctag-cc, it must pass too and the report must say, site by site,
 # what the harness's model counted (every block freed: live 0); a plain
-# build with liballoctag.so preloaded must pass.
+# build with liballoctag.so preloaded must pass, and a static build (-static)
+# must pass with its model.
 d=$WORK/fuzz
 mkdir -p "$d"
 seconds=${ALLOCTAG_FUZZ_SECONDS:-2}
@@ -14,7 +15,8 @@ lib=$(dirname "$ATCC")/liballoctag.so
 
 fuzz_build() {
 	cd "$d" && "$TESTCC" -O2 -Wall -o plain "$TOP/testsuite/runtime/programs/fuzz.c" -lpthread &&
-		"$ATCC" -O2 -Wall -o tagged "$TOP/testsuite/runtime/programs/fuzz.c" -lpthread
+		"$ATCC" -O2 -Wall -o tagged "$TOP/testsuite/runtime/programs/fuzz.c" -lpthread &&
+		"$ATCC" -O2 -Wall -static -o static "$TOP/testsuite/runtime/programs/fuzz.c" -lpthread
 }
 
 # The model's "SITE calls bytes" lines against the report's (0 live, the same totals).
@@ -37,5 +39,8 @@ fuzz_check() {
 	(cd "$d" && fuzz_model_check) || return 1
 	(cd "$d" && ALLOCTAG_REPORT=off LD_PRELOAD="$lib" ./plain "$seconds" 4 "$seed" > preloaded.out) ||
 		{ echo "seed $seed: the plain build with liballoctag.so preloaded fails:"; tail -3 "$d/preloaded.out"; return 1; }
+	(cd "$d" && ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full ./static "$seconds" 4 "$seed" > model) ||
+		{ echo "seed $seed: the static build fails:"; tail -3 "$d/model"; return 1; }
+	(cd "$d" && fuzz_model_check) || { echo "(the static build)"; return 1; }
 }
 check fuzz/model-and-glibc fuzz_check
