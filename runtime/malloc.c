@@ -53,22 +53,22 @@ static inline struct alloc_tag *current_tag(void)
 	return tag ? tag : &alloctag_untagged;
 }
 
-/* This thread's own slot for the current tag, if it has one already. */
-static inline const struct slot_entry *known_entry(const struct thread_state *t)
+/* The ref of this thread's own slot for the current tag, if it has one already; else 0. */
+static inline uint32_t known_ref(const struct thread_state *t)
 {
 	_Atomic uint32_t *cached = (_Atomic uint32_t *)&current_tag()->counters->id;
 	uint32_t id = load_acquire(cached);
 
-	return likely(id < t->cap) && likely(own_slot(&t->slots[id])) ? &t->slots[id] : NULL;
+	return likely(id < t->cap) ? own_ref(t->slots[id]) : 0;
 }
 
 /* The slot to charge now: this thread's own, or the registry's answer. */
 static struct charge_to charge_target(void)
 {
-	const struct slot_entry *e = known_entry(alloctag_self);
+	uint32_t ref = known_ref(alloctag_self);
 
-	if (likely(e))
-		return (struct charge_to){ own_slot(e), e->ref };
+	if (likely(ref))
+		return (struct charge_to){ slot_at(ref), ref };
 	return alloctag_charge_slow(current_tag());
 }
 
@@ -223,8 +223,9 @@ static void *table_block(void *p, uint32_t ref, size_t n)
 }
 
 /* A block of N bytes whose entry names C, not charged yet: the caller charges it (MODE_OWNER, MODE_TABLE). */
-static void *new_block(struct charge_to c, size_t n)
+static void *new_block(struct charge_to c, size_t n, size_t align)
 {
+	(void)align;
 	if (load_relaxed(&alloctag_mode) != MODE_TABLE && n <= SMALL_MAX)
 		return small_block(c.ref, n);
 	return table_block(alloctag_next.malloc(n), c.ref, n);
@@ -242,15 +243,18 @@ static void *forwarded(void *p, size_t n)
 	return p;
 }
 
-static NOINLINE void *malloc_slow(size_t n)
+/*
+ * A block the runtime owns, for N bytes charged to the current tag, made
+ * by MAKE (a small block or a table block; ALIGN for an aligned one): the
+ * part of the malloc family's entry points common to the modes where
+ * free() is the runtime's.
+ */
+static void *owned_block(void *(*make)(struct charge_to, size_t, size_t), size_t n, size_t align)
 {
 	int saved_errno = errno;
-	enum alloc_mode m = mode();
 	struct charge_to c;
 	void *p;
 
-	if (m == MODE_HOOKED || m == MODE_FORWARD)
-		return forwarded(alloctag_next.malloc(n), n);
 	if (too_big(n))
 		return NULL;
 	c = charge_target();
@@ -258,7 +262,7 @@ static NOINLINE void *malloc_slow(size_t n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	p = new_block(c, n);
+	p = make(c, n, align);
 	if (p) {
 		charge_any(c.slot, n);
 		errno = saved_errno;
@@ -266,7 +270,27 @@ static NOINLINE void *malloc_slow(size_t n)
 	return p;
 }
 
-static NOINLINE void *malloc_refill(struct thread_state *t, const struct slot_entry *e, size_t n)
+static void *zeroed_block(struct charge_to c, size_t n, size_t align)
+{
+	(void)align;
+	return table_block(alloctag_next.calloc(1, n), c.ref, n);
+}
+
+static void *aligned_block(struct charge_to c, size_t n, size_t align)
+{
+	return table_block(alloctag_next.memalign(align, n), c.ref, n);
+}
+
+static NOINLINE void *malloc_slow(size_t n)
+{
+	enum alloc_mode m = mode();
+
+	if (m == MODE_HOOKED || m == MODE_FORWARD)
+		return forwarded(alloctag_next.malloc(n), n);
+	return owned_block(new_block, n, 0);
+}
+
+static NOINLINE void *malloc_refill(struct thread_state *t, uint32_t ref, size_t n)
 {
 	int saved_errno = errno;
 	struct slab *s;
@@ -280,8 +304,8 @@ static NOINLINE void *malloc_refill(struct thread_state *t, const struct slot_en
 		return NULL;
 	}
 	errno = saved_errno;
-	p = slab_place(s, slab_take(s), e->ref, n);
-	charge(own_slot(e), n);
+	p = slab_place(s, slab_take(s), ref, n);
+	charge(slot_at(ref), n);
 	return p;
 }
 
@@ -292,19 +316,18 @@ static NOINLINE void *malloc_refill(struct thread_state *t, const struct slot_en
 EXPORT void *malloc(size_t n)
 {
 	struct thread_state *t = alloctag_self;
-	const struct slot_entry *e;
 	struct slab *s;
-	uint32_t i;
+	uint32_t ref, i;
 	void *p;
 
-	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!(e = known_entry(t))))
+	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!(ref = known_ref(t))))
 		return malloc_slow(n);
 	s = t->current[small_class(n)];
 	i = slab_take(s);
 	if (unlikely(i == LIST_END))
-		return malloc_refill(t, e, n);
-	p = slab_place(s, i, e->ref, n);
-	charge((struct counters_slot *)e->value, n);	/* known_entry: its own slot */
+		return malloc_refill(t, ref, n);
+	p = slab_place(s, i, ref, n);
+	charge(slot_at(ref), n);
 	return p;
 }
 
@@ -431,9 +454,7 @@ EXPORT void free(void *p)
 
 EXPORT void *calloc(size_t count, size_t size)
 {
-	int saved_errno = errno;
 	enum alloc_mode m;
-	struct charge_to c;
 	size_t n;
 	void *p;
 
@@ -450,17 +471,7 @@ EXPORT void *calloc(size_t count, size_t size)
 			memset(p, 0, class_size(n ? small_class(n) : 1));
 		return p;
 	}
-	c = charge_target();
-	if (!c.slot) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	p = table_block(alloctag_next.calloc(1, n), c.ref, n);
-	if (p) {
-		charge_any(c.slot, n);
-		errno = saved_errno;
-	}
-	return p;
+	return owned_block(zeroed_block, n, 0);
 }
 
 /*
@@ -470,29 +481,14 @@ EXPORT void *calloc(size_t count, size_t size)
  */
 static void *alloc_aligned(size_t align, size_t n)
 {
-	int saved_errno = errno;
 	enum alloc_mode m;
-	struct charge_to c;
-	void *p;
 
 	if (align <= CLASS_GRAIN)
 		return malloc(n);
 	m = mode();
 	if (m == MODE_HOOKED || m == MODE_FORWARD)
 		return forwarded(alloctag_next.memalign(align, n), n);
-	if (too_big(n))
-		return NULL;
-	c = charge_target();
-	if (!c.slot) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	p = table_block(alloctag_next.memalign(align, n), c.ref, n);
-	if (p) {
-		charge_any(c.slot, n);
-		errno = saved_errno;
-	}
-	return p;
+	return owned_block(aligned_block, n, align);
 }
 
 /*
@@ -502,7 +498,7 @@ static void *alloc_aligned(size_t align, size_t n)
 static void *move_block(void *p, size_t usable, size_t n)
 {
 	struct charge_to c = charge_target();
-	void *q = c.slot ? new_block(c, n) : NULL;
+	void *q = c.slot ? new_block(c, n, 0) : NULL;
 
 	if (!q) {
 		errno = ENOMEM;
@@ -598,16 +594,15 @@ EXPORT void *realloc(void *p, size_t n)
 {
 	struct thread_state *t = alloctag_self;
 	uintptr_t a = (uintptr_t)p;
-	const struct slot_entry *e;
 	struct counters_slot *old_slot;
 	_Atomic uint32_t *entry;
 	struct slab *s;
-	uint32_t i, old;
+	uint32_t ref, i, old;
 
 	if (!p)
 		return malloc(n);
 	if (unlikely(n - 1 >= SMALL_MAX) || unlikely(!segment_mine(a)) ||
-	    unlikely(!(e = known_entry(t))))
+	    unlikely(!(ref = known_ref(t))))
 		return realloc_slow(p, n);
 	s = slab_of(a);
 	i = slab_index(s, a);
@@ -621,8 +616,8 @@ EXPORT void *realloc(void *p, size_t n)
 	if (unlikely(old_slot->thread != t->number))
 		return realloc_slow(p, n);
 	uncharge_own(old_slot, entry_bytes(old, s->size));
-	store_relaxed(entry, entry_make(e->ref, s->size - (uint32_t)n));
-	charge(own_slot(e), n);
+	store_relaxed(entry, entry_make(ref, s->size - (uint32_t)n));
+	charge(slot_at(ref), n);
 	return p;
 }
 

@@ -347,7 +347,7 @@ static struct thread_state *adopt_state(void)
 static int grow_table(struct thread_state *t, uint32_t id)
 {
 	uint32_t cap = t->cap ? t->cap : FIRST_TABLE, old_cap = t->cap;
-	struct slot_entry *slots, *old = t->slots;
+	uint32_t *slots, *old = t->slots;
 
 	while (cap <= id)
 		cap *= 2;
@@ -427,11 +427,10 @@ static struct site_state *site_state(uint32_t id)
 static struct charge_to slot_for(struct thread_state *t, uint32_t id)
 {
 	struct site_state *site = site_state(id);
-	struct slot_entry *e = &t->slots[id];
-	uintptr_t count = e->value + 1;
+	uint32_t *e = &t->slots[id], count = *e + 1;
 	struct charge_to c;
 
-	debug_assert(id < t->cap && !own_slot(e));
+	debug_assert(id < t->cap && !own_ref(*e));
 	if (!site)
 		return (struct charge_to){ NULL, 0 };
 	if (!site->first)
@@ -439,10 +438,10 @@ static struct charge_to slot_for(struct thread_state *t, uint32_t id)
 	if (site->first == t->number || count >= HOT_ALLOCATIONS) {
 		c = new_slot(&t->slot_chunk, t->number, id);
 		if (c.slot)
-			*e = (struct slot_entry){ .value = (uintptr_t)c.slot, .ref = c.ref };
+			*e = c.ref;
 		return c;
 	}
-	e->value = count;
+	*e = count;
 	if (!site->shared.slot)
 		site->shared = new_slot(&shared_chunk, SHARED_THREAD, id);
 	return site->shared;
@@ -501,8 +500,8 @@ struct charge_to alloctag_charge_slow(struct alloc_tag *tag)
 		if (grown != 0)
 			return lost_slot();
 	}
-	if (own_slot(&t->slots[id]))
-		return (struct charge_to){ own_slot(&t->slots[id]), t->slots[id].ref };
+	if (own_ref(t->slots[id]))
+		return (struct charge_to){ slot_at(t->slots[id]), t->slots[id] };
 	alloctag_registry_lock();
 	c = slot_for(t, id);
 	alloctag_registry_unlock();

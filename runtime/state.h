@@ -4,9 +4,9 @@
  * heap (the slabs it allocates from, by class).
  *
  *   tag (the plugin's, static) --counters->id--> site id
- *   slots[site id]  --> this thread's struct counters_slot for the site
- *                       (slot, and its ref for vector entries), or how
- *                       often the thread allocated there so far
+ *   slots[site id]  --> this thread's struct counters_slot for the site, as
+ *                       its ref (what vector entries hold), or how often
+ *                       the thread allocated there so far
  *   current[cls]    --> the slab this thread's malloc takes blocks of class
  *                       cls from (alloctag_no_slab: none yet)
  *   queue[cls]      --> its other slabs of the class, a ring (heap.c)
@@ -28,12 +28,6 @@
 #define HOT_ALLOCATIONS	16		/* before a thread gets a slot of its own */
 #define SHARED_THREAD	UINT32_MAX	/* the thread of a site's shared slot */
 
-/* A thread's entry for a site. */
-struct slot_entry {
-	uintptr_t value;		/* its own struct counters_slot *, or a count <= HOT_ALLOCATIONS */
-	uint32_t ref;			/* the slot's ref (block.h), when value is a slot */
-	uint32_t reserved;
-};
 
 enum state_use {
 	STATE_FREE = 0,			/* its thread exited: to be adopted or collected */
@@ -44,7 +38,8 @@ enum state_use {
 
 struct thread_state {
 	/* the fast paths' */
-	struct slot_entry *slots;	/* by site id */
+	uint32_t *slots;		/* by site id: its own slot's ref (block.h), or a
+					   count <= HOT_ALLOCATIONS (refs are above) */
 	uint32_t cap;			/* entries in slots */
 	uint32_t number;		/* 1, 2, ...: in the slots and slabs it owns */
 	struct slab *current[CLASSES];
@@ -62,10 +57,10 @@ extern _Atomic(struct thread_state *) alloctag_states INTERNAL;
 extern struct thread_state alloctag_boot_state INTERNAL;
 extern __thread struct thread_state *alloctag_self TLS_IE INTERNAL;
 
-/* The thread's own slot in a table entry, or NULL while it counts. */
-static inline struct counters_slot *own_slot(const struct slot_entry *e)
+/* The ref of the thread's own slot in a table entry, or 0 while it counts. */
+static inline uint32_t own_ref(uint32_t entry)
 {
-	return e->value > HOT_ALLOCATIONS ? (struct counters_slot *)e->value : NULL;
+	return entry > HOT_ALLOCATIONS ? entry : 0;
 }
 
 /* The slot a ref (block.h) names. */

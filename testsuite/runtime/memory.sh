@@ -3,32 +3,7 @@
 # /proc/self says of its memory (VmRSS in KiB, mappings).
 d=$WORK/memory
 mkdir -p "$d"
-cat > "$d/measure.h" <<'C'
-#include <malloc.h>
-#include <stdio.h>
-#include <string.h>
-/* "rss=KIB maps=N inuse=KIB", from /proc/self and glibc (its blocks in use). */
-static void measure(const char *when)
-{
-	char line[256];
-	long rss = 0, maps = 0;
-	struct mallinfo2 mi = mallinfo2();
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			rss = atol(line + 6);
-	if (f)
-		fclose(f);
-	f = fopen("/proc/self/maps", "r");
-	while (f && fgets(line, sizeof(line), f))
-		maps += strchr(line, '\n') != NULL;
-	if (f)
-		fclose(f);
-	printf("%s rss=%ld maps=%ld inuse=%zu\n", when, rss, maps, (mi.uordblks + mi.hblkhd) / 1024);
-	fflush(stdout);
-}
-C
+cp "$TOP/testsuite/runtime/programs/measure.h" "$d/"
 # Build NAME.c plain and with alloctag-cc.
 build_both() {
 	cd "$d" && "$TESTCC" -O2 -o "$1.plain" "$1.c" -lpthread &&
