@@ -384,8 +384,11 @@ static NOINLINE void free_slow(void *p)
 	struct large_block b;
 	enum alloc_mode m;
 
-	if (!p)
+	if (!p) {
+		if (unlikely(alloctag_probing))
+			alloctag_probing = 2;	/* next.c asks whose free() a call reaches */
 		return;
+	}
 	m = mode();
 	if (m == MODE_OWNER || m == MODE_TABLE) {
 		if (alloctag_large_take(p, &b))

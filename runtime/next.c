@@ -43,6 +43,7 @@ struct next_allocator alloctag_next = {
 };
 
 static char free_owner[128];		/* alloctag_free_owner()'s */
+__thread int alloctag_probing TLS_IE;
 static __thread int deciding TLS_IE;
 
 const char *alloctag_free_owner(void)
@@ -176,6 +177,39 @@ static void name_free_owner(void *process_free)
 	snprintf(free_owner, sizeof(free_owner), "%s", name ? name : "?");
 }
 
+/*
+ * Whether a call through F, the process's free as dlsym() says, reaches
+ * the runtime's: a non-PIE executable that takes free's address has its
+ * own PLT entry as free's address for everyone (the canonical PLT), which
+ * routes as the program's own calls do.  free(NULL) does nothing in every
+ * allocator; the runtime's notes that it was called.
+ */
+static int reaches_runtime(void (*f)(void *))
+{
+	alloctag_probing = 1;
+	f(NULL);
+	if (alloctag_probing == 2) {
+		alloctag_probing = 0;
+		return 1;
+	}
+	alloctag_probing = 0;
+	return 0;
+}
+
+/*
+ * Whether F is not a definition of free but an executable's PLT entry for
+ * it: the symbol there is undefined (its value the PLT entry's address).
+ */
+static int plt_entry(void *f)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!dladdr1(f, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+		return 0;
+	return sym->st_shndx == SHN_UNDEF;
+}
+
 typedef int (*install_hooks_fn)(void (*)(const volatile void *, size_t),
 				void (*)(const volatile void *));
 
@@ -188,7 +222,8 @@ static enum alloc_mode decide(void)
 		take_allocator(RTLD_NEXT);
 		return MODE_TABLE;
 	}
-	if (!process_free || process_free == (void *)alloctag_own_free) {
+	if (!process_free || process_free == (void *)alloctag_own_free ||
+	    (plt_entry(process_free) && reaches_runtime((void (*)(void *))process_free))) {
 		take_allocator(RTLD_NEXT);
 		return MODE_OWNER;
 	}

@@ -83,6 +83,13 @@ static inline enum alloc_mode mode(void)
  */
 const char *alloctag_free_owner(void) INTERNAL;
 
+/*
+ * While the mode is decided, 1 on the deciding thread; the runtime's
+ * free(NULL) makes it 2: how a call through an address dlsym() gave (an
+ * executable's canonical PLT entry for free) is seen to reach the runtime.
+ */
+extern __thread int alloctag_probing TLS_IE INTERNAL;
+
 /* The hooks of MODE_HOOKED, installed when it is decided (malloc.c). */
 void alloctag_hooked_malloc(const volatile void *p, size_t n) INTERNAL;
 void alloctag_hooked_free(const volatile void *p) INTERNAL;

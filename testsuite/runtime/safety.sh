@@ -574,3 +574,37 @@ safety_idle() {
 			print "glibc: " $2 " " $4 " KiB, alloctag: " $6 " " $8 " KiB"; exit 1 } }'
 }
 check safety/idle-threads-give-back safety_idle
+
+# A non-PIE program that takes free's and malloc's address (as Debian's
+# python3 does) makes its own PLT entries their address for every object
+# (the canonical PLT): with liballoctag.so preloaded, the runtime must still
+# see that the program's calls reach its own free, and count live bytes.
+cat > "$d/nopie.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+void *(*volatile alloc)(size_t) = 0;
+void (*volatile release)(void *) = 0;
+int main(void)
+{
+	char *keep;
+	alloc = malloc;
+	release = free;
+	keep = alloc(100);
+	for (int i = 0; i < 1000; i++)
+		release(alloc(i + 1));
+	puts(keep ? "ok" : "no");
+	return 0;
+}
+C
+safety_canonical_plt() {
+	local out
+	(cd "$d" && "$TESTCC" -O1 -no-pie -fno-pie -o nopie nopie.c) || return 1
+	readelf -h "$d/nopie" | grep -q 'Type: *EXEC' || { echo "not a non-PIE executable"; return 1; }
+	out=$(cd "$d" && LD_PRELOAD="$lib" ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full ./nopie 2>&1) &&
+		[ "$out" = ok ] || { echo "nopie: $out"; return 1; }
+	grep -q "not alloctag's" "$d/report" && { cat "$d/report"; return 1; }
+	# untagged: the program's 1001 blocks and the C library's; 100 bytes of them live
+	report_rows "$d/report" | awk '$6 == "untagged" && $3 >= 1001 && $1 >= 100 { ok = 1 } END { exit !ok }' ||
+		{ cat "$d/report"; return 1; }
+}
+check safety/preloaded-non-pie-canonical-plt safety_canonical_plt
