@@ -22,7 +22,7 @@
  *		{ volatile store of old; }
  *
  * The layout must stay alloctag.h's: the runtime walks the tags by
- * sizeof(struct alloc_tag), and testsuite/runtime/own-runtime.sh compares
+ * sizeof(struct alloc_tag), and testsuite/plugin/own-runtime.sh compares
  * the code of a unit built with each.  The front end never sees any of it:
  * a unit may include alloctag.h itself, and then its own declarations are
  * used (alloctag_tag.c); nothing is made for a unit without tagged calls.
