@@ -29,7 +29,9 @@
  * Made at the unit's first tagged call, while the call graph is being built:
  * the hooks are finalized as the front end's functions are, and analyzed
  * when the call graph reaches them through the calls the pass adds.
- * Off unless asked for: the Linux kernel declares its own.
+ * A unit that declares the current tag or the restore hook but not the save
+ * hook gets an error there instead.  Off unless asked for: the Linux kernel
+ * declares its own.
  */
 #include "alloctag_plugin.h"
 
@@ -230,24 +232,30 @@ static tree restore_hook(tree current)
 }
 
 /*
- * The unit declares liballoctag's current tag, but not its hooks: it would
- * be two variables of one symbol.  Said once, at that declaration.
+ * The unit declares liballoctag's current tag or restore hook, but not its
+ * save hook: what is made would be a second declaration of one symbol.
+ * Said once, at that declaration.
  */
-static bool current_tag_undeclared(void)
+static bool partly_declared(void)
 {
-	tree declared = alloctag_lookup_decl(CURRENT_TAG);
+	const char *names[] = { CURRENT_TAG, alloctag_opts.restore_hook };
 
-	if (!declared || TREE_CODE(declared) == TYPE_DECL)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		tree declared = alloctag_lookup_decl(names[i]);
+
+		if (!declared || TREE_CODE(declared) == TYPE_DECL)
+			continue;
+		error_at(DECL_SOURCE_LOCATION(declared),
+			 "%qD is declared but %qs is not; include %<%s%>, which declares both",
+			 declared, alloctag_opts.save_hook, alloctag_opts.include_hint);
 		return true;
-	error_at(DECL_SOURCE_LOCATION(declared),
-		 "%qD is declared but %qs is not; include %<%s%>, which declares both",
-		 declared, alloctag_opts.save_hook, alloctag_opts.include_hint);
+	}
 	return false;
 }
 
 bool alloctag_declare_runtime(tree *save, tree *restore)
 {
-	if (!current_tag_undeclared())
+	if (partly_declared())
 		return false;
 
 	tree current = current_tag(build_pointer_type(tag_type()));
