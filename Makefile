@@ -34,6 +34,10 @@ RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
 RUNTIME := $(B)/liballoctag.a $(B)/liballoctag.so $(B)/alloctag-cc $(B)/alloctag-c++
+# What programs built by this build's drivers may include: alloctag.h alone,
+# as installed (runtime/ also holds the runtime's private headers, which
+# would shadow a program's own heap.h or format.h).
+INCLUDE := $(B)/include/alloctag.h
 # alloctag-c++ runs the g++ of $(CC): gcc-11 -> g++-11.
 ALLOCTAG_CXX := $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,g++,$(notdir $(CC))),g++)
 # The plugin is C++ built against $(CC)'s plugin headers: by the g++ of the
@@ -147,22 +151,25 @@ define make_alloctag_cc
 endef
 DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags
 
-$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
+$(INCLUDE): runtime/alloctag.h
+	mkdir -p $(@D) && cp $< $@
 
-$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)),$@,$(abspath build))
+$(B)/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir $(INCLUDE) | $(B)/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath $(B)/include),$(abspath $(B)),$@,$(abspath build))
+
+$(B)/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir $(INCLUDE) | $(B)/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath $(B)/include),$(abspath $(B)),$@,$(abspath build))
 
 .PHONY: runtime-debug
 runtime-debug: all
 	@$(MAKE) --no-print-directory $(B)/debug/liballoctag.a $(B)/debug/liballoctag.so \
 		$(B)/debug/alloctag-cc $(B)/debug/alloctag-c++
 
-$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
-	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
+$(B)/debug/alloctag-cc: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir $(INCLUDE) | $(B)/debug/runtime
+	$(call make_alloctag_cc,c,$(abspath $(PLUGIN)),$(abspath $(B)/include),$(abspath $(B)/debug),$@,$(abspath build))
 
-$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir | $(B)/debug/runtime
-	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath runtime),$(abspath $(B)/debug),$@,$(abspath build))
+$(B)/debug/alloctag-c++: $(DRIVER_SOURCES) $(PLUGIN) $(B)/gcc-plugin-dir $(INCLUDE) | $(B)/debug/runtime
+	$(call make_alloctag_cc,c++,$(abspath $(PLUGIN)),$(abspath $(B)/include),$(abspath $(B)/debug),$@,$(abspath build))
 
 # examples/shared: a library built with alloctag-cc -shared, and a program using it.
 examples: all

@@ -51,6 +51,7 @@
 #include "gimple-iterator.h"
 #include "gimple-expr.h"
 #include "gimplify.h"
+#include "tree-iterator.h"
 #include "tree-cfg.h"
 #include "tree-dump.h"
 #include "c-family/c-common.h"	/* must precede diagnostic-core.h */

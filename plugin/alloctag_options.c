@@ -2,9 +2,11 @@
 /*
  * alloctag: -fplugin-arg-<name>-<key>[=<value>] parsing.
  *
- * The defaults fit this project's runtime (runtime/alloctag.h).  The Linux
- * kernel passes the per-CPU counters section and its module-name macro.
- * Unknown keys, missing values and values given to flags are errors.
+ * The defaults fit this project's runtime (runtime/alloctag.h); alloctag-cc
+ * adds runtime=, for which the plugin makes that runtime's declarations
+ * (alloctag_runtime.c).  The Linux kernel passes the per-CPU counters
+ * section and its module-name macro.  Unknown keys, missing values, values
+ * given to flags and values outside an option's choices are errors.
  * tag= and tag-file= may be given more than once: their lists add up
  * (alloctag_byname.c checks and keeps them).
  */
@@ -22,6 +24,7 @@ struct alloctag_options alloctag_opts = {
 	.modname_macro		= NULL,
 	.modname_if		= NULL,
 	.include_hint		= "alloctag.h",
+	.runtime		= NULL,
 	.indirect_types		= NULL,
 	.no_indirect		= false,
 	.disable		= false,
@@ -34,45 +37,48 @@ struct option_desc {
 	const char **value;	/* string option, or NULL for a flag or a list */
 	bool *flag;
 	bool identifier;	/* the value must be a C identifier */
+	const char *choices;	/* or one of these words, "a|b", or NULL: any */
 	const char *help;
 	bool (*add)(const char *value, const char *option);	/* a list: each value added */
 };
 
 static const struct option_desc option_table[] = {
-	{ "disable", NULL, &alloctag_opts.disable, false,
+	{ "disable", NULL, &alloctag_opts.disable, false, NULL,
 	  "leave every call alone" },
-	{ "verbose", NULL, &alloctag_opts.verbose, false,
+	{ "verbose", NULL, &alloctag_opts.verbose, false, NULL,
 	  "note each tagged call site" },
-	{ "tag-type", &alloctag_opts.tag_type, NULL, true,
+	{ "tag-type", &alloctag_opts.tag_type, NULL, true, NULL,
 	  "struct the tags are made of (alloc_tag)" },
-	{ "save", &alloctag_opts.save_hook, NULL, true,
+	{ "save", &alloctag_opts.save_hook, NULL, true, NULL,
 	  "hook called before a tagged call (alloc_tag_save)" },
-	{ "restore", &alloctag_opts.restore_hook, NULL, true,
+	{ "restore", &alloctag_opts.restore_hook, NULL, true, NULL,
 	  "hook called after it (alloc_tag_restore)" },
-	{ "section", &alloctag_opts.section, NULL, false,
+	{ "section", &alloctag_opts.section, NULL, false, NULL,
 	  "section of the tags (alloc_tags)" },
-	{ "counters-section", &alloctag_opts.counters_section, NULL, false,
+	{ "counters-section", &alloctag_opts.counters_section, NULL, false, NULL,
 	  "section of the per-site counters (compiler default)" },
-	{ "counters-object", &alloctag_opts.counters_object, NULL, true,
+	{ "counters-object", &alloctag_opts.counters_object, NULL, true, NULL,
 	  "point every tag at this declared counters object" },
-	{ "suffix", &alloctag_opts.suffix, NULL, true,
+	{ "suffix", &alloctag_opts.suffix, NULL, true, NULL,
 	  "default untagged variant: <function><suffix> (_noprof)" },
-	{ "modname", &alloctag_opts.modname, NULL, false,
+	{ "modname", &alloctag_opts.modname, NULL, false, NULL,
 	  "module name stored in the tags (none)" },
-	{ "modname-macro", &alloctag_opts.modname_macro, NULL, true,
+	{ "modname-macro", &alloctag_opts.modname_macro, NULL, true, NULL,
 	  "take the module name from this macro's string" },
-	{ "modname-if", &alloctag_opts.modname_if, NULL, true,
+	{ "modname-if", &alloctag_opts.modname_if, NULL, true, NULL,
 	  "... only when this macro is defined" },
-	{ "include", &alloctag_opts.include_hint, NULL, false,
+	{ "include", &alloctag_opts.include_hint, NULL, false, NULL,
 	  "header named when the hooks are missing (alloctag.h)" },
-	{ "indirect-type", &alloctag_opts.indirect_types, NULL, false,
+	{ "runtime", &alloctag_opts.runtime, NULL, false, "outermost|innermost",
+	  "a unit without hooks gets liballoctag's, charging the outermost or innermost call" },
+	{ "indirect-type", &alloctag_opts.indirect_types, NULL, false, NULL,
 	  "also tag indirect calls through these typedefs (comma-separated)" },
-	{ "no-indirect", NULL, &alloctag_opts.no_indirect, false,
+	{ "no-indirect", NULL, &alloctag_opts.no_indirect, false, NULL,
 	  "tag no indirect call" },
-	{ "tag", NULL, NULL, false,
+	{ "tag", NULL, NULL, false, NULL,
 	  "tag these functions by name: NAME[:VARIANT],... (NAME may be a pattern: xmlStrdup*)",
 	  alloctag_add_tag_list },
-	{ "tag-file", NULL, NULL, false,
+	{ "tag-file", NULL, NULL, false, NULL,
 	  "tag the functions listed in this file, one NAME[:VARIANT] a line",
 	  alloctag_add_tag_file },
 };
@@ -107,6 +113,19 @@ bool alloctag_is_identifier(const char *s)
 		if (!ISIDNUM(*s) && *s != '$')
 			return false;
 	return true;
+}
+
+/* VALUE is one of the words of CHOICES ("a|b"). */
+static bool is_choice(const char *value, const char *choices)
+{
+	size_t n = strlen(value);
+
+	for (const char *c = choices;; c++) {
+		if (!strncmp(c, value, n) && (c[n] == '|' || !c[n]))
+			return true;
+		if (!(c = strchr(c, '|')))
+			return false;
+	}
 }
 
 bool alloctag_parse_options(const struct plugin_name_args *info)
@@ -147,6 +166,10 @@ bool alloctag_parse_options(const struct plugin_name_args *info)
 		} else if (opt->identifier && !alloctag_is_identifier(arg->value)) {
 			error("option %<-fplugin-arg-%s-%s%>: %qs is not an identifier",
 			      info->base_name, arg->key, arg->value);
+			ok = false;
+		} else if (opt->choices && !is_choice(arg->value, opt->choices)) {
+			error("option %<-fplugin-arg-%s-%s%>: %qs is not one of %qs",
+			      info->base_name, arg->key, arg->value, opt->choices);
 			ok = false;
 		} else {
 			*opt->value = arg->value;

@@ -10,6 +10,7 @@
  *   alloctag_variant.c    the untagged variant each tagged call is renamed to
  *   alloctag_indirect.c   which indirect calls (through function pointers) are tagged
  *   alloctag_tag.c        the runtime's tag type and hooks, one static tag per site
+ *   alloctag_runtime.c    liballoctag's tag type and hooks, made for a unit without them
  *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
  */
@@ -33,6 +34,8 @@ struct alloctag_options {
 	const char *modname_macro;	/* or the string a macro expands to ... */
 	const char *modname_if;		/* ... when this macro is defined */
 	const char *include_hint;	/* what to include when the hooks are missing */
+	const char *runtime;		/* "outermost", "innermost": liballoctag's hooks
+					   for a unit without hooks; NULL: none */
 	const char *indirect_types;	/* typedefs whose indirect calls are tagged */
 	bool no_indirect;		/* tag no indirect call */
 	bool disable;
@@ -101,6 +104,9 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee);
 tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
 			tree caller, location_t call_loc);
+
+/* alloctag_runtime.c */
+bool alloctag_declare_runtime(tree *save, tree *restore);
 
 /* alloctag_builtin.c */
 bool alloctag_hooks_survive_builtin(const struct alloctag_runtime *rt, tree builtin,

@@ -4,7 +4,9 @@
  *
  * The runtime is whatever the translation unit declares: the hooks by name
  * (alloc_tag_save, alloc_tag_restore), the tag type from the save hook's
- * parameter (struct alloc_tag), its fields by name.  For each site this builds
+ * parameter (struct alloc_tag), its fields by name; or, for a unit that
+ * declares no save hook, with runtime= (alloctag-cc), liballoctag's, made
+ * by alloctag_runtime.c and checked here as the unit's would be.  For each site this builds
  * what the kernel's DEFINE_ALLOC_TAG() writes by hand:
  *
  *	static struct alloc_tag_counters _alloc_tag_cntr;	(counters-section)
@@ -222,16 +224,29 @@ static void hooks_take_the_place_of_their_calls(void)
 }
 
 /*
+ * The hooks: the unit's, or, where it declares no save hook and runtime= asks
+ * for them, liballoctag's, made for it (alloctag_runtime.c).
+ */
+static bool find_hooks(location_t call_loc, tree callee)
+{
+	tree save = alloctag_lookup_decl(alloctag_opts.save_hook);
+
+	if (alloctag_opts.runtime && !(save && TREE_CODE(save) == FUNCTION_DECL))
+		return alloctag_declare_runtime(&runtime.save, &runtime.restore);
+	runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
+	runtime.restore = runtime.save
+			  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
+	return runtime.restore != NULL_TREE;
+}
+
+/*
  * The runtime, found once per translation unit at its first tagged call, or
  * NULL (diagnosed once, at that call).
  */
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee)
 {
 	if (runtime_state == RUNTIME_UNKNOWN) {
-		runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
-		runtime.restore = runtime.save
-				  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
-		if (runtime.restore && check_hooks(call_loc, callee) && check_tag_type()
+		if (find_hooks(call_loc, callee) && check_hooks(call_loc, callee) && check_tag_type()
 		    && check_shared_counters()) {
 			runtime_state = RUNTIME_FOUND;
 			hooks_take_the_place_of_their_calls();

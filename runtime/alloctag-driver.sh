@@ -12,8 +12,8 @@
 #   driver_distribute MODE ARGS...   with distcc as the command's first word,
 #                          hand a compilation to distcc as "driver ARGS"
 #   driver_under_ccache    refuse settings an outer ccache cannot see
-#   driver_check_preprocessed FILE   refuse preprocessed input that did not
-#                          come from the driver's own -E
+#   driver_check_preprocessed FILE TAGS...   refuse preprocessed input
+#                          without the tags headers TAGS (--alloctag-tags)
 #   driver_check_build_host   refuse sources sent by distcc's pump mode
 #   driver_plugin          $plugin: the one built for the GCC the command runs
 #                          (reads gcc_plugin_dir and builds), or stop
@@ -47,9 +47,10 @@ driver_compiler() {
 
 # distccd refuses -fplugin= (it would load any file the client names), so a
 # compilation cannot travel as "gcc -fplugin=...".  It travels as
-# "alloctag-cc ARGS" instead: distcc runs "alloctag-cc -E" here, which forces
-# in the headers that declare what is tagged, and the build host's own
-# alloctag-cc (whitelisted there) compiles that output with its plugin.
+# "alloctag-cc ARGS" instead: distcc runs "alloctag-cc -E" here (with the
+# tags headers forced in, if any), and the build host's own alloctag-cc
+# (whitelisted there) compiles that output with its plugin, which declares
+# the runtime and tags what the command line names.
 # The words after "distcc" are the compiler of the preprocessing here; the
 # build host compiles with the compiler its alloctag-cc was built for.
 # Pump mode is turned off: it would send sources, not that output.
@@ -95,16 +96,18 @@ driver_under_ccache() {
 	done
 }
 
-# A preprocessed unit compiles into a tagged object only if the driver's -E
-# made it: that run forced in alloctag.h (the hooks and the tag type) and the
-# tags headers, which declare what is tagged.  Their line markers are near
-# the top of the file.
+# A preprocessed unit compiles into a tagged object whichever -E made it
+# (the plugin declares the runtime), but the functions a tags header
+# declares alloc_tagged are tagged only if that header is in it: forced in
+# by the driver's -E, whose line markers name it ("# 1 "./tags.h" 1").
 driver_check_preprocessed() {
-	case $1 in
-	-) return 0 ;;		# standard input: cannot be read twice
-	esac
-	grep -q -m 1 -e '^# [0-9]* ".*/alloctag\.h"' -e '__alloc_tagged__' -- "$1" 2>/dev/null ||
-		driver_fail "$1 was not preprocessed by $driver: its calls would not be tagged; make it with \"$driver -E\""
+	local file=$1 t
+	shift
+	[ "$file" = - ] && return 0		# standard input: cannot be read twice
+	for t in "$@"; do
+		grep -q -F -e "/${t##*/}\" 1" -e "\"${t##*/}\" 1" -- "$file" 2>/dev/null ||
+			driver_fail "$file does not hold the tags header $t: the functions it declares would not be tagged; make it with \"$driver --alloctag-tags=$t -E\""
+	done
 }
 
 # On a distcc build host the driver must be given preprocessed input: distcc's

@@ -12,21 +12,27 @@
  * attribute expands to nothing and nothing here generates code.
  *
  * Only compiler-provided features are used: this header may be forced into
- * every translation unit (-include) ahead of the C library's headers, as
- * alloctag-cc does.  It declares nothing of the C library's.
+ * every translation unit (-include) ahead of the C library's headers.  It
+ * declares nothing of the C library's.  alloctag-cc does not force it in:
+ * the plugin makes the same tag type and hooks for a unit that does not
+ * include it (-fplugin-arg-alloctag-runtime, plugin/alloctag_runtime.c,
+ * which must keep this layout), and the driver defines the two macros below
+ * on its command line, as they are defined here.
  */
 #ifndef ALLOCTAG_H
 #define ALLOCTAG_H
-#ifndef __ASSEMBLER__	/* alloctag-cc forces it into .S files too */
+#ifndef __ASSEMBLER__	/* it may be forced into .S files too */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#ifndef __alloc_tagged		/* alloctag-cc's -D gives them */
 #if defined(__has_attribute)
 #if __has_attribute(__alloc_tagged__)
 #define __alloc_tagged __attribute__((__alloc_tagged__))
 #define __alloc_tagged_as(variant) __attribute__((__alloc_tagged__(variant)))
+#endif
 #endif
 #endif
 #ifndef __alloc_tagged

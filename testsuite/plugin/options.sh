@@ -1,5 +1,6 @@
-# Plugin arguments: unknown keys, missing values and values given to flags are
-# errors that name the argument; good ones are accepted.
+# Plugin arguments: unknown keys, missing values, values given to flags and
+# values outside an option's choices are errors that name the argument; good
+# ones are accepted.
 test_option_error() {
 	local name=$1 arg=$2 want=$3 out
 	out=$(echo 'int x;' | pcc "-fplugin-arg-alloctag-$arg" -x c -c -o /dev/null - 2>&1)
@@ -14,9 +15,12 @@ test_option_error unknown bogus=1 \
 test_option_error flag-value verbose=yes "error: option '-fplugin-arg-alloctag-verbose' takes no value"
 test_option_error no-value section "error: option '-fplugin-arg-alloctag-section' needs a value"
 test_option_error not-identifier suffix=-x "error: option '-fplugin-arg-alloctag-suffix': '-x' is not an identifier"
+test_option_error not-a-choice runtime=middle "error: option '-fplugin-arg-alloctag-runtime': 'middle' is not one of 'outermost|innermost'"
+test_option_error not-a-choice-prefix runtime=outer "error: option '-fplugin-arg-alloctag-runtime': 'outer' is not one of 'outermost|innermost'"
 
 check options/accepted sh -c "echo 'int x;' | $TESTCC -fplugin=$PLUGIN -fplugin-arg-alloctag-section=my_tags \
-	-fplugin-arg-alloctag-suffix=_raw -fplugin-arg-alloctag-verbose -x c -c -o /dev/null - 2>&1 | grep . && exit 1 || exit 0"
+	-fplugin-arg-alloctag-suffix=_raw -fplugin-arg-alloctag-verbose \
+	-fplugin-arg-alloctag-runtime=innermost -x c -c -o /dev/null - 2>&1 | grep . && exit 1 || exit 0"
 
 # disable: the attribute is still understood (no -Wattributes), nothing is tagged.
 out=$(cd "$TOP/testsuite/plugin/tags" && pcc -O2 -fplugin-arg-alloctag-disable -Werror -I.. -S -o - shapes.c 2>&1)

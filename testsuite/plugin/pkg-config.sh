@@ -8,7 +8,7 @@ pc_check() {
 	rm -rf "$WORK/pc" && mkdir -p "$WORK/pc"
 	make -C "$TOP" --no-print-directory -s CC="$TESTCC" install DESTDIR="$root" \
 		PREFIX="$prefix" PLUGINDIR="$plugindir" >/dev/null || return 1
-	want="-fplugin=$plugindir/alloctag.so -isystem$prefix/include -includealloctag.h"
+	want="-fplugin=$plugindir/alloctag.so -isystem$prefix/include -fplugin-arg-alloctag-runtime=outermost"
 	want="$want -fplugin-arg-alloctag-tag-file=$prefix/share/alloctag/alloctag-libc.tags"
 	want="$want -L$prefix/lib -Wl,-rpath,$prefix/lib -lalloctag"
 	got=$(PKG_CONFIG_LIBDIR="$root$prefix/lib/pkgconfig" pkg-config --cflags --libs alloctag) ||

@@ -1,8 +1,9 @@
 # alloctag-cc's compiler command and preprocessing (runtime/alloctag-driver.sh):
 # ALLOCTAG_CC is a command with arguments, split at blanks; no word of it may
 # be the driver; with distcc first, a compilation goes to distcc as
-# "alloctag-cc ARGS"; -E writes what the compiler reads, and a .i must come
-# from it; settings an outer ccache cannot see are refused.
+# "alloctag-cc ARGS"; -E writes what the compiler reads, and a .i compiles
+# as its source, with the tags headers it must hold; settings an outer ccache
+# cannot see are refused.
 d=$WORK/cc-command
 rm -rf "$d" && mkdir -p "$d/bin"
 # (strdup's block escapes: GCC 15 deletes one that is only freed.)
@@ -55,10 +56,11 @@ split_check() {
 $TESTCC
 -fplugin=$PLUGIN
 -fplugin-arg-alloctag-tag=$(sed -n 's/^libc_functions=//p' "$ATCC")
+-fplugin-arg-alloctag-runtime=outermost
 -isystem
-$TOP/runtime
--include
-alloctag.h
+$(sed -n 's/^includedir=//p' "$ATCC")
+-D__alloc_tagged=__attribute__((__alloc_tagged__))
+-D__alloc_tagged_as(variant)=__attribute__((__alloc_tagged__(variant)))
 -O1
 -c
 m.c
@@ -119,16 +121,15 @@ ALLOCTAG_CC=$TESTCC"
 }
 check cc-command/distcc-gets-alloctag-cc distcc_check
 
-# -E writes what the compiler reads: the forced headers, the tags header's
-# declarations with the plugin's attribute, nothing of the C library's
-# redeclared (ccache hashes this, distcc compiles it on a build host);
-# compiled, it is the object the source makes.  -M lists the tags headers,
-# which the object depends on.
+# -E writes what the compiler reads: the tags header's declarations with
+# the plugin's attribute, nothing of alloctag's or of the C library's
+# (ccache hashes this, distcc compiles it on a build host); compiled, it is
+# the object the source makes.  -M lists the tags headers, which the object
+# depends on.
 preprocess_check() {
 	printf 'void *xalloc(unsigned long) __attribute__((alloc_tagged));\n' > "$d/tags.h"
 	in_d "$ATCC" --alloctag-tags=tags.h -O1 -E m.c -o m.i &&
-		grep -q '^# [0-9]* ".*/alloctag\.h"' "$d/m.i" &&
-		! grep -q '__alloc_tagged__' "$d/m.i" &&
+		! grep -q 'alloctag\|alloc_tag_\|struct alloc_tag' "$d/m.i" &&
 		grep -q '^void \*xalloc(unsigned long) __attribute__((alloc_tagged));' "$d/m.i" ||
 		{ echo "-E output:"; head -n 20 "$d/m.i"; return 1; }
 	in_d "$ATCC" --alloctag-tags=tags.h -O1 -c m.c -o direct-tags.o &&
@@ -139,17 +140,21 @@ preprocess_check() {
 }
 check cc-command/preprocess-as-compiled preprocess_check
 
-# A .i that plain gcc made has no tagged declarations: refused, not
-# compiled into an untagged object.  On a distcc build host, the tags
-# headers named for the client need not exist: the .i holds them.
+# A .i that plain gcc made compiles tagged, as its source does: the plugin
+# declares the runtime.  One without the tags header the compilation names
+# is refused, not compiled with those functions untagged; on a distcc build
+# host, the tags headers named for the client need not exist: the .i holds
+# them.
 preprocessed_checks() {
-	"$TESTCC" -E "$d/m.c" -o "$d/plain.i" || return 1
-	expect_refusal 'alloctag-cc: plain.i was not preprocessed by alloctag-cc: its calls would not be tagged; make it with "alloctag-cc -E"' \
-		"$ATCC" -c plain.i -o plain-i.o || return 1
+	in_d "$TESTCC" -O1 -E m.c -o plain.i || { cat "$d/out"; return 1; }
+	in_d "$ATCC" -O1 -c plain.i -o plain-i.o && cmp -s "$d/plain-i.o" "$d/direct.o" ||
+		{ echo "plain.i compiles to another object than m.c:"; cat "$d/out"; return 1; }
+	expect_refusal 'alloctag-cc: plain.i does not hold the tags header tags.h: the functions it declares would not be tagged; make it with "alloctag-cc --alloctag-tags=tags.h -E"' \
+		"$ATCC" --alloctag-tags=tags.h -c plain.i -o plain-i.o || return 1
 	in_d "$ATCC" --alloctag-tags=/nonexistent/tags.h -O1 -c m.i -o m2.o ||
 		{ cat "$d/out"; return 1; }
 }
-check cc-command/preprocessed-elsewhere-refused preprocessed_checks
+check cc-command/preprocessed-elsewhere preprocessed_checks
 
 # Where distccd runs alloctag-cc, a source (distcc's pump mode) is refused:
 # the client's settings would not be applied; its preprocessed output is

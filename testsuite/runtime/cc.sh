@@ -38,6 +38,29 @@ static_check() {
 check cc/static static_check
 check cc/missing-tags-header sh -c "cd '$d' && ! ALLOCTAG_TAGS=/nonexistent.h '$ATCC' -c m.c 2> err && grep -q 'cannot read tags header /nonexistent.h' err"
 
+# Only alloctag.h is visible to the programs alloctag-cc builds, installed
+# or not: the runtime's own headers (heap.h, format.h, ...) do not shadow a
+# program's headers of those names that are found after alloctag-cc's
+# -isystem (in the project's own -isystem directory, or the system's).
+headers_check() {
+	local h n=0 dir
+	rm -rf "$d/hdr" && mkdir -p "$d/hdr/sys"
+	for h in "$TOP"/runtime/*.h; do
+		h=${h##*/}
+		[ "$h" = alloctag.h ] && continue
+		echo "#define MINE_$n 1" > "$d/hdr/sys/$h"
+		printf '#include <%s>\n#ifndef MINE_%d\n#error "%s: not the program'"'"'s"\n#endif\n' \
+			"$h" $n "$h" >> "$d/hdr/main.c"
+		n=$((n + 1))
+	done
+	[ $n -gt 4 ] || { echo "only $n private headers in runtime/"; return 1; }
+	printf '#include <alloctag.h>\nint main(void) { alloctag_report(); return 0; }\n' >> "$d/hdr/main.c"
+	(cd "$d/hdr" && "$ATCC" -Wall -Werror -isystem sys main.c -o main) || return 1
+	dir=$(sed -n 's/^includedir=//p' "$ATCC")
+	[ "$(ls "$dir")" = alloctag.h ] || { echo "$dir holds:" $(ls "$dir"); return 1; }
+}
+check cc/only-alloctag-h-visible headers_check
+
 # A CMake project with CC=alloctag-cc.
 if command -v cmake >/dev/null; then
 	mkdir -p "$d/cm"
