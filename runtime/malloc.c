@@ -590,8 +590,35 @@ static NOINLINE void *realloc_slow(void *p, size_t n)
 }
 
 /*
+ * Block I at P of slab S, this thread's and charged to its own slot OLD_SLOT
+ * (entry OLD), moved to a block of the class of N bytes charged to REF:
+ * uncharged before the new one is charged, so that a site's peak never
+ * holds both.
+ */
+static NOINLINE void *realloc_move(struct thread_state *t, struct slab *s, uint32_t i, void *p,
+				   uint32_t old, uint32_t ref, size_t n)
+{
+	uint32_t cls = small_class(n), j;
+	struct slab *d = t->current[cls];
+	void *q;
+
+	if ((j = slab_take(d)) == LIST_END) {
+		if (!(d = alloctag_heap_refill(t, cls)))
+			return realloc_slow(p, n);	/* out of memory: it says so */
+		j = slab_take(d);
+	}
+	q = slab_place(d, j, ref, n);
+	memcpy(q, p, s->size < n ? s->size : n);
+	uncharge_own(slot_at(entry_slot_ref(old)), entry_bytes(old, s->size));
+	charge(slot_at(ref), n);
+	slab_put(t, s, i, p);
+	return q;
+}
+
+/*
  * realloc(NULL, n) is malloc's fast path; the fast path: a slab block of
- * this thread's, charged to its own slot, that stays in its class.
+ * this thread's, charged to its own slot, that stays small: in place if it
+ * stays in its class, else moved to a block of this thread's slabs.
  */
 EXPORT void *realloc(void *p, size_t n)
 {
@@ -609,7 +636,7 @@ EXPORT void *realloc(void *p, size_t n)
 		return realloc_slow(p, n);
 	s = slab_of(a);
 	i = slab_index(s, a);
-	if (unlikely(i == UINT32_MAX) || unlikely(small_class(n) != s->cls))
+	if (unlikely(i == UINT32_MAX) || unlikely(s->owner != t->number))
 		return realloc_slow(p, n);
 	entry = &slab_vector(s)[i];
 	old = load_relaxed(entry);
@@ -618,6 +645,8 @@ EXPORT void *realloc(void *p, size_t n)
 	old_slot = slot_at(entry_slot_ref(old));
 	if (unlikely(old_slot->thread != t->number))
 		return realloc_slow(p, n);
+	if (small_class(n) != s->cls)
+		return realloc_move(t, s, i, p, old, ref, n);
 	uncharge_own(old_slot, entry_bytes(old, s->size));
 	store_relaxed(entry, entry_make(ref, s->size - (uint32_t)n));
 	charge(slot_at(ref), n);
