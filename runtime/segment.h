@@ -40,7 +40,7 @@
 #define SLAB_SHIFT		16
 #define SLAB_SIZE		((size_t)1 << SLAB_SHIFT)		/* 64 KiB */
 #define SLABS_PER_SEGMENT	(SEGMENT_SIZE / SLAB_SIZE)
-#define ADDRESS_BITS		47		/* user space of x86_64 and arm64 (48-bit VA) */
+#define ADDRESS_BITS		48		/* user space of x86_64 (47 bits) and arm64 (48-bit VA) */
 #define SEGMAP_WORDS		(((size_t)1 << (ADDRESS_BITS - SEGMENT_SHIFT)) / 64)
 #define POOL_COMMITTED		64		/* slabs the pool keeps mapped in: 4 MiB */
 
