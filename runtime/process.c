@@ -22,6 +22,7 @@
  * open, getcwd in the runtime would leave ENOTTY, EEXIST, ...).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +82,39 @@ static void after_fork_child(void)
  */
 const char alloctag_process_linked = 1;
 
+/* The exit report and the live file's end, once (a destructor, or atexit under a sanitizer). */
+static void process_exit(void)
+{
+	static atomic_flag done = ATOMIC_FLAG_INIT;
+	int saved_errno = errno;
+
+	if (atomic_flag_test_and_set(&done))
+		return;
+	alloctag_report_at_exit();
+	alloctag_live_end();
+	errno = saved_errno;
+}
+
+/*
+ * Under a sanitizer (MODE_HOOKED), a leak found at exit or an error ends
+ * the process from inside the sanitizer, before any destructor: the report
+ * is written from its death callback too.
+ */
+static void on_sanitizer_death(void)
+{
+	typedef void (*set_callback_fn)(void (*)(void));
+	set_callback_fn set = (set_callback_fn)dlsym(RTLD_DEFAULT, "__sanitizer_set_death_callback");
+
+	if (set)
+		set(process_exit);
+}
+
 __attribute__((constructor)) static void process_start(void)
 {
 	int saved_errno = errno;
 
-	mode();
+	if (mode() == MODE_HOOKED)
+		on_sanitizer_death();
 	alloctag_report_streams();
 	alloctag_config_read();
 	alloctag_live_start();
@@ -94,13 +123,9 @@ __attribute__((constructor)) static void process_start(void)
 	errno = saved_errno;
 }
 
-__attribute__((destructor)) static void process_exit(void)
+__attribute__((destructor)) static void process_destructor(void)
 {
-	int saved_errno = errno;
-
-	alloctag_report_at_exit();
-	alloctag_live_end();
-	errno = saved_errno;
+	process_exit();
 }
 
 #ifdef ALLOCTAG_DEBUG
