@@ -128,13 +128,12 @@ int main(int argc, char **argv)
 	return 2;
 }
 C
-# safety_abort CASE: the plain program aborts (status 134); alloctag's, built
-# and preloaded, abort with exactly one line on stderr, "alloctag: ..." or glibc's.
+# safety_abort CASE: alloctag's program, built and preloaded, aborts with
+# exactly one line on stderr, "alloctag: ..." or glibc's.  The plain program
+# aborts too with Debian 12's glibc; glibc 2.43 (sid) lets case 2 reach a
+# SIGSEGV, which is glibc's own outcome and not asked of alloctag.
 safety_abort() {
 	local c=$1 status lines how
-	(cd "$d" && ulimit -c 0 && ./errors.plain "$c") >/dev/null 2>&1
-	status=$?
-	[ $status = 134 ] || { echo "case $c: glibc: status $status, not an abort"; return 1; }
 	for how in tagged preloaded; do
 		if [ $how = tagged ]; then
 			(cd "$d" && ulimit -c 0 && ALLOCTAG_REPORT=off ./errors.tagged "$c") >/dev/null 2>"$d/err"
