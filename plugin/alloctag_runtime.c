@@ -15,7 +15,8 @@
  *	extern __thread struct alloc_tag *alloctag_current	(initial-exec)
  *	static inline always_inline
  *	struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
- *		{ old = alloctag_current; volatile store of (old ? old : tag),
+ *		{ old = alloctag_current; volatile store of (old ? old : tag)
+ *		  (under -fanalyzer computed without a branch: outer_or()),
  *		  or of tag for the innermost rule; return old; }
  *	static inline always_inline
  *	void alloc_tag_restore(struct alloc_tag *tag, struct alloc_tag *old)
@@ -195,6 +196,25 @@ static void define_hook(tree hook, tree locals, tree body)
 	cgraph_node::finalize_function(hook, true);
 }
 
+/*
+ * OLD ? OLD : TAG without a branch: OLD | (TAG & -(OLD == 0)).  Under
+ * -fanalyzer: the analyzer splits its paths at every condition, and one per
+ * tagged call, on a value every unknown call clobbers, keeps paths apart
+ * that it would merge otherwise, until it gives up on the function (a
+ * bison parser: 83 warnings plain, none tagged).  A select is no condition.
+ */
+static tree outer_or(tree old, tree tag)
+{
+	tree uptr = pointer_sized_int_node;
+	tree o = fold_convert(uptr, old), t = fold_convert(uptr, tag);
+	tree none = fold_convert(uptr, build2(EQ_EXPR, boolean_type_node, old,
+					      build_int_cst(TREE_TYPE(old), 0)));
+	tree mask = build1(NEGATE_EXPR, uptr, none);
+
+	return fold_convert(TREE_TYPE(old),
+			    build2(BIT_IOR_EXPR, uptr, o, build2(BIT_AND_EXPR, uptr, t, mask)));
+}
+
 /* old = current; current = old ? old : tag (innermost: tag); return old; */
 static tree save_hook(tree current, bool innermost)
 {
@@ -207,7 +227,7 @@ static tree save_hook(tree current, bool innermost)
 
 	DECL_INITIAL(old) = current;
 	if (!innermost)
-		value = build3(COND_EXPR, tag_ptr,
+		value = flag_analyzer ? outer_or(old, tag) : build3(COND_EXPR, tag_ptr,
 			       build2(NE_EXPR, boolean_type_node, old, build_int_cst(tag_ptr, 0)),
 			       old, tag);
 	append_to_statement_list(build1(DECL_EXPR, void_type_node, old), &body);
