@@ -30,6 +30,8 @@
  * (its remote frees taken, or more of its blocks listed), another of T's, or
  * a new one.  NULL: no memory.
  */
+/* N bytes of the next allocator's blocks freed (a fresh slab may have it give them back). */
+void alloctag_heap_next_freed(size_t n) INTERNAL;
 struct slab *alloctag_heap_refill(struct thread_state *t, uint32_t cls) INTERNAL;
 
 /* S, one of T's, got its first free block (its list was empty). */

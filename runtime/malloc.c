@@ -391,8 +391,10 @@ static NOINLINE void free_slow(void *p)
 	}
 	m = mode();
 	if (m == MODE_OWNER || m == MODE_TABLE) {
-		if (alloctag_large_take(p, &b))
+		if (alloctag_large_take(p, &b)) {
 			uncharge(slot_at(b.ref), b.size);
+			alloctag_heap_next_freed(b.size);
+		}
 	}
 	alloctag_next.free(p);		/* or it says what is wrong with it */
 }
