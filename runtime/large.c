@@ -7,9 +7,9 @@
 #include <sys/mman.h>
 #include "large.h"
 
-#define SHARD_BITS	6
+#define SHARD_BITS	4
 #define SHARDS		(1u << SHARD_BITS)
-#define FIRST_CAP	256u			/* entries of a shard's first table */
+#define FIRST_CAP	128u			/* entries of a shard's first table: 3 KiB, a page */
 
 struct shard {
 	spinlock_t lock;
