@@ -136,10 +136,15 @@ void alloctag_heap_remote_push(struct slab *s, uint32_t i, void *p)
 	while (!cas_release(&s->remote, &old, i + 1));
 }
 
-/* Whether S has a free block now: listed, never handed out, or freed by other threads. */
+/*
+ * Whether S has a free block now: listed, freed by other threads, or never
+ * handed out, in that order: blocks other threads freed are used again
+ * before untouched memory is (bench/xmalloc.c: 4 threads freeing each
+ * other's blocks touched every slab whole, 16 MB against glibc's 9).
+ */
 static int has_free(struct slab *s)
 {
-	return s->free != LIST_END || s->reserved < s->capacity || collect(s);
+	return s->free != LIST_END || collect(s) || s->reserved < s->capacity;
 }
 
 /* One of T's queued slabs of class CLS with a free block, taken off the ring; or NULL. */

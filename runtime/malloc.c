@@ -158,27 +158,53 @@ static int too_big(size_t n)
 	return 1;
 }
 
+/* The first block on slab S's free list, taken (its link checked); LIST_END: none. */
+static inline uint32_t slab_pop(struct slab *s)
+{
+	uint32_t i = s->free, next;
+
+	if (i == LIST_END)
+		return LIST_END;
+	next = link_read(s, slab_block(s, i));
+	if (unlikely(!link_valid(s, next)))
+		corrupted_list(slab_block(s, i));
+	s->free = next;
+	s->used++;
+	return i;
+}
+
+/* The next block of S never handed out, taken; LIST_END: none left. */
+static inline uint32_t slab_bump(struct slab *s)
+{
+	if (unlikely(s->reserved >= s->capacity))
+		return LIST_END;
+	s->used++;
+	return s->reserved++;
+}
+
 /*
- * A free block of slab S taken: the first on its free list (its link
- * checked), or the next it never handed out; LIST_END when S has neither.
+ * A free block of slab S taken: the first on its free list, or the next it
+ * never handed out; LIST_END when S has neither, or when other threads freed
+ * some of its blocks: those are taken back (heap.c's refill) before memory
+ * never touched is.
  */
 static inline uint32_t slab_take(struct slab *s)
 {
-	uint32_t i = s->free;
+	uint32_t i = slab_pop(s);
 
-	if (likely(i != LIST_END)) {
-		uint32_t next = link_read(s, slab_block(s, i));
-
-		if (unlikely(!link_valid(s, next)))
-			corrupted_list(slab_block(s, i));
-		s->free = next;
-	} else if (likely(s->reserved < s->capacity)) {
-		i = s->reserved++;
-	} else {
+	if (likely(i != LIST_END))
+		return i;
+	if (unlikely(load_relaxed(&s->remote)))
 		return LIST_END;
-	}
-	s->used++;
-	return i;
+	return slab_bump(s);
+}
+
+/* The same of S just given by alloctag_heap_refill(), which has a free block: never LIST_END. */
+static inline uint32_t slab_take_refilled(struct slab *s)
+{
+	uint32_t i = slab_pop(s);
+
+	return i != LIST_END ? i : slab_bump(s);
 }
 
 /* Block I of slab S, just taken, given to N bytes charged to the slot REF names: its entry checked and written. */
@@ -206,7 +232,7 @@ static void *small_block(uint32_t ref, size_t n)
 			errno = ENOMEM;
 			return NULL;
 		}
-		i = slab_take(s);
+		i = slab_take_refilled(s);
 	}
 	return slab_place(s, i, ref, n);
 }
@@ -304,7 +330,7 @@ static NOINLINE void *malloc_refill(struct thread_state *t, uint32_t ref, size_t
 		return NULL;
 	}
 	errno = saved_errno;
-	p = slab_place(s, slab_take(s), ref, n);
+	p = slab_place(s, slab_take_refilled(s), ref, n);
 	charge(slot_at(ref), n);
 	return p;
 }
@@ -607,7 +633,7 @@ static NOINLINE void *realloc_move(struct thread_state *t, struct slab *s, uint3
 	if ((j = slab_take(d)) == LIST_END) {
 		if (!(d = alloctag_heap_refill(t, cls)))
 			return realloc_slow(p, n);	/* out of memory: it says so */
-		j = slab_take(d);
+		j = slab_take_refilled(d);
 	}
 	q = slab_place(d, j, ref, n);
 	memcpy(q, p, s->size < n ? s->size : n);
