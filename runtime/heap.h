@@ -30,9 +30,10 @@
  * (its remote frees taken, or more of its blocks listed), another of T's, or
  * a new one.  NULL: no memory.
  */
+struct slab *alloctag_heap_refill(struct thread_state *t, uint32_t cls) INTERNAL;
+
 /* N bytes of the next allocator's blocks freed (a fresh slab may have it give them back). */
 void alloctag_heap_next_freed(size_t n) INTERNAL;
-struct slab *alloctag_heap_refill(struct thread_state *t, uint32_t cls) INTERNAL;
 
 /* S, one of T's, got its first free block (its list was empty). */
 void alloctag_heap_first_free(struct thread_state *t, struct slab *s) INTERNAL;
