@@ -56,7 +56,9 @@ sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 echo "alloctag: installing$missing with apt-get"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get install -y -q $missing >/dev/null 2>&1 ||
-	{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q $missing >/dev/null; } ||
+# another apt-get (make check runs its compilers side by side) is waited for
+apt="$sudo apt-get -o DPkg::Lock::Timeout=600"
+$apt install -y -q $missing >/dev/null 2>&1 ||
+	{ $apt update -q >/dev/null && $apt install -y -q $missing >/dev/null; } ||
 	{ echo "alloctag: apt-get install$missing failed" >&2; exit 1; }
 plugin_headers_ok || { echo "alloctag: $cc plugin headers still missing" >&2; exit 1; }

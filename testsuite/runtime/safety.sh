@@ -482,7 +482,7 @@ safety_other_allocators() {
 }
 for pkg in libjemalloc2 libmimalloc2.0 libgoogle-perftools4; do
 	dpkg -s "$pkg" >/dev/null 2>&1 ||
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1
 done
 if [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] && [ -e /usr/lib/x86_64-linux-gnu/libmimalloc.so.2 ] &&
    [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so.4 ]; then
