@@ -231,6 +231,14 @@ check-real:
 check-builds:
 	@CC=$(CC) testsuite/builds/run
 
+# Debian source packages built by their own debian/rules, plain and with
+# alloctag-cc, tests, configure, config.h and warnings compared, one line
+# each (testsuite/distro/run).  PKGS="gzip sed" any list, PKGS=ALL the whole
+# of testsuite/distro/packages; default its CI set.
+.PHONY: check-distro
+check-distro:
+	@CC=$(CC) testsuite/distro/run $(PKGS)
+
 # Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
 # under QEMU, /proc/allocinfo compared, with GCC 12 and GCC 14 (kernel/README.md;
 # 25 to 30 minutes).
