@@ -5,6 +5,7 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
+#   make check-deb       the Debian packages (debian/) built, lintian, installed, used
 #   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        DATADIR=$(PREFIX)/share/alloctag INCLUDEDIR=$(PREFIX)/include
@@ -258,6 +259,14 @@ check-kernel:
 .PHONY: check-live
 check-live:
 	@CC=$(CC) testsuite/tool/slow/run
+
+# The Debian packages: debian/ built with dpkg-buildpackage in a copy of the
+# tree, lintian, the packages installed, alloctag-cc, alloctag and
+# pkg-config used outside the tree, the packages purged (testsuite/deb/run;
+# as root, installs the build dependencies with apt-get; a few minutes).
+.PHONY: check-deb
+check-deb:
+	@testsuite/deb/run
 
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
