@@ -5,9 +5,12 @@
 #   make demo            build examples/demo.c with the plugin, run it, show its report
 #   make check           the testsuite, with GCC 12 and GCC 11
 #   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
+#   make check-deb       the Debian packages (debian/) built, lintian, installed, used
 #   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
-#                        DATADIR=$(PREFIX)/share/alloctag (then gcc -fplugin=alloctag finds
+#                        DATADIR=$(PREFIX)/share/alloctag INCLUDEDIR=$(PREFIX)/include
+#                        LIBDIR=$(PREFIX)/lib PKGCONFIGDIR=$(LIBDIR)/pkgconfig
+#                        MANDIR=$(PREFIX)/share/man (then gcc -fplugin=alloctag finds
 #                        the plugin, alloctag-cc and alloctag-c++ are in PATH,
 #                        pkg-config --cflags --libs alloctag gives the flags)
 #
@@ -59,6 +62,14 @@ TOOL := $(B)/alloctag
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
 DATADIR ?= $(PREFIX)/share/alloctag
+# The Debian package sets these (debian/rules): the runtime's libraries in a
+# private directory, alloctag.pc in the multiarch pkgconfig directory.
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+# alloctag.pc names a directory under $(PREFIX) relative to its ${prefix}.
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
 .PHONY: all plugin runtime tool deps demo examples check install clean FORCE
 .DELETE_ON_ERROR:
@@ -192,19 +203,23 @@ check:
 	@testsuite/run $(CHECK_CCS)
 
 install: all
-	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/alloctag.so
-	install -m 644 runtime/alloctag.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/alloctag.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 runtime/alloctag-libc.tags $(DESTDIR)$(DATADIR)/
-	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/liballoctag.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/liballoctag.so $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
-	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
-	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/alloctag-c++,)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(INCLUDEDIR),$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
+	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(INCLUDEDIR),$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/alloctag-c++,)
+	install -m 644 docs/alloctag.1 docs/alloctag-cc.1 $(DESTDIR)$(MANDIR)/man1/
+	echo '.so man1/alloctag-cc.1' > $(DESTDIR)$(MANDIR)/man1/alloctag-c++.1
+	install -d $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@DATADIR@|$(DATADIR)|' runtime/alloctag.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/alloctag.pc
+	    -e 's|@DATADIR@|$(DATADIR)|' -e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' \
+	    -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+	    runtime/alloctag.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/alloctag.pc
 
 clean:
 	rm -rf build testsuite/work
@@ -252,6 +267,14 @@ check-kernel:
 .PHONY: check-live
 check-live:
 	@CC=$(CC) testsuite/tool/slow/run
+
+# The Debian packages: debian/ built with dpkg-buildpackage in a copy of the
+# tree, lintian, the packages installed, alloctag-cc, alloctag and
+# pkg-config used outside the tree, the packages purged (testsuite/deb/run;
+# as root, installs the build dependencies with apt-get; a few minutes).
+.PHONY: check-deb
+check-deb:
+	@testsuite/deb/run
 
 # Benchmarks: Lua, SQLite and bench/micro.c built plain, with alloctag-cc, with
 # the hand-written macro, and run under the heap profilers a person would
