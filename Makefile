@@ -70,6 +70,10 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
 # alloctag.pc names a directory under $(PREFIX) relative to its ${prefix}.
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+# The compiler's own include directory is never given as -isystem: that moves
+# it ahead of libstdc++'s, whose <cstdlib> then fails its #include_next.
+SYSTEM_INCLUDEDIR := /usr/include
+include_flag = $(if $(filter $(SYSTEM_INCLUDEDIR) $(SYSTEM_INCLUDEDIR)/,$(INCLUDEDIR)),,-isystem$${includedir})
 
 .PHONY: all plugin runtime tool deps demo examples check install clean FORCE
 .DELETE_ON_ERROR:
@@ -218,7 +222,7 @@ install: all
 	install -d $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' -e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' \
-	    -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+	    -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' -e 's|@INCLUDE_FLAG@|$(include_flag)|' \
 	    runtime/alloctag.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/alloctag.pc
 
 clean:

@@ -61,6 +61,17 @@ headers_check() {
 }
 check cc/only-alloctag-h-visible headers_check
 
+# Installed with INCLUDEDIR=/usr/include (PREFIX=/usr), alloctag-c++ does not
+# put /usr/include on -isystem, ahead of libstdc++'s headers: <cstdlib>'s
+# #include_next <stdlib.h> would find nothing.
+usr_include_check() {
+	mkdir -p "$d/usr" && sed 's|^includedir=.*|includedir=/usr/include|' \
+		"$(dirname "$ATCC")/alloctag-c++" >"$d/usr/c++" && chmod +x "$d/usr/c++" &&
+	printf '#include <cstdlib>\nint main() { return std::abs(0); }\n' >"$d/usr/t.cc" &&
+	(cd "$d/usr" && ./c++ -c t.cc -o t.o)
+}
+check cc/usr-include-not-isystem usr_include_check
+
 # A CMake project with CC=alloctag-cc.
 if command -v cmake >/dev/null; then
 	mkdir -p "$d/cm"
