@@ -27,13 +27,11 @@ int cmd_snapshot(int argc, char **argv)
 	struct snapshot s;
 	struct buf b = { 0 };
 
-	while ((c = getopt_long(argc, argv, "+f:o:", options, NULL)) != -1) {
+	while ((c = command_option("snapshot", argc, argv, "f:o:", options)) != -1) {
 		if (c == 'f' && (format = report_format_parse(optarg)) < 0)
 			fail("no report format '%s' (allocinfo, full or json)", optarg);
 		else if (c == 'o')
 			output = optarg;
-		else if (c != 'f')
-			usage_of("snapshot");
 	}
 	if (optind != argc - 1)
 		usage_of("snapshot");
@@ -123,11 +121,8 @@ int cmd_ps(int argc, char **argv)
 	long *pids;
 	size_t n;
 
-	while ((c = getopt_long(argc, argv, "+a", options, NULL)) != -1)
-		if (c == 'a')
-			all = 1;
-		else
-			usage_of("ps");
+	while ((c = command_option("ps", argc, argv, "a", options)) != -1)
+		all = 1;
 	if (optind != argc)
 		usage_of("ps");
 	printf("%8s %14s %8s %8s  %s\n", "PID", "LIVE BYTES", "BLOCKS", "SITES", "PROGRAM");

@@ -14,4 +14,16 @@ int cmd_pprof(int argc, char **argv);
 /* "alloctag: usage: alloctag COMMAND ..." for a command's wrong arguments. */
 _Noreturn void usage_of(const char *command);
 
+struct option;
+
+/*
+ * The next option of a command's arguments, as getopt_long() gives it, with
+ * -h/--help (the command's usage on stdout, exit 0) and --version answered
+ * here and any other option it does not know sent to usage_of().  Options
+ * may follow operands, as in GNU tools, unless SHORTOPTS begins with '+'
+ * (record: what follows its PID or "--" is not its own).  -1 at the end.
+ */
+int command_option(const char *command, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts);
+
 #endif

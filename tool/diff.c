@@ -147,11 +147,10 @@ int cmd_diff(int argc, char **argv)
 	int all = 0, c, columns, changed = 0;
 	size_t n;
 
-	while ((c = getopt(argc, argv, "+a")) != -1) {
-		if (c != 'a')
-			usage_of("diff");
+	static const struct option options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
+
+	while ((c = command_option("diff", argc, argv, "a", options)) != -1)
 		all = 1;
-	}
 	if (optind != argc - 2)
 		usage_of("diff");
 	if (snapshot_read(&a, argv[optind]) || snapshot_read(&b, argv[optind + 1]))

@@ -8,8 +8,10 @@
  * did; record -- CMD: CMD's), EXIT_TROUBLE (2) with one line on stderr for
  * bad input or usage.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "commands.h"
 #include "util.h"
 
@@ -48,12 +50,85 @@ static void print_usage(FILE *f)
 		   "last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
 }
 
+static const struct command *command_named(const char *name);
+
 void usage_of(const char *command)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, command))
-			fail("usage: alloctag %s %s", command, commands[i].args);
+	const struct command *cmd = command_named(command);
+
+	if (cmd)
+		fail("usage: alloctag %s %s (alloctag %s --help)", command, cmd->args, command);
 	fail("usage: alloctag COMMAND (alloctag --help lists them)");
+}
+
+static const struct command *command_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_version(void)
+{
+	printf("alloctag %s\n", ALLOCTAG_VERSION);
+}
+
+/* alloctag COMMAND --help: its usage, what it does and each option's names. */
+static void print_command_help(const struct command *cmd, const struct option *options)
+{
+	printf("usage: alloctag %s %s\n  %s\n\noptions:\n", cmd->name, cmd->args, cmd->what);
+	for (const struct option *o = options; o->name; o++) {
+		char names[64];
+
+		if (o->val < 0x100)
+			snprintf(names, sizeof(names), "-%c, --%s", o->val, o->name);
+		else
+			snprintf(names, sizeof(names), "    --%s", o->name);
+		printf("  %s%s\n", names, o->has_arg == required_argument ? "=VALUE" : "");
+	}
+	if (!strcmp(cmd->name, "diff"))
+		printf("\nexit status: 0 if A and B are the same, 1 if they differ, 2 on trouble\n");
+}
+
+/* What command_option() adds to each command's own options. */
+enum { OPTION_HELP = 'h', OPTION_VERSION = 0x100, MAX_COMMAND_OPTIONS = 16, MAX_SHORTOPTS = 64 };
+
+int command_option(const char *command, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts)
+{
+	struct option all[MAX_COMMAND_OPTIONS + 3] = {
+		{ "help", no_argument, NULL, OPTION_HELP },
+		{ "version", no_argument, NULL, OPTION_VERSION },
+	};
+	char shorts[MAX_SHORTOPTS];
+	size_t n = 2;
+	int c;
+
+	for (; longopts && longopts[n - 2].name && n < MAX_COMMAND_OPTIONS + 2; n++)
+		all[n] = longopts[n - 2];
+	/* ':' first: a missing value is told from an unknown option */
+	if (*shortopts == '+')
+		snprintf(shorts, sizeof(shorts), "+:%sh", shortopts + 1);
+	else
+		snprintf(shorts, sizeof(shorts), ":%sh", shortopts);
+	opterr = 0;
+	c = getopt_long(argc, argv, shorts, all, NULL);
+	if (c == OPTION_HELP) {
+		const struct command *cmd = command_named(command);
+
+		print_command_help(cmd, all);
+		exit(0);
+	}
+	if (c == OPTION_VERSION) {
+		print_version();
+		exit(0);
+	}
+	if (c == ':')
+		fail("%s: %s needs a value (alloctag %s --help)", command, argv[optind - 1], command);
+	if (c == '?')
+		fail("%s: no option %s (alloctag %s --help)", command, argv[optind - 1], command);
+	return c;
 }
 
 int main(int argc, char **argv)
@@ -65,11 +140,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("alloctag %s\n", ALLOCTAG_VERSION);
+		print_version();
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	const struct command *cmd = command_named(argv[1]);
+
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
 	fail("no command '%s' (alloctag --help lists them)", argv[1]);
 }

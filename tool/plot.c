@@ -458,13 +458,11 @@ int cmd_plot(int argc, char **argv)
 	long pid;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+o:n:", options, NULL)) != -1) {
+	while ((c = command_option("plot", argc, argv, "o:n:", options)) != -1) {
 		if (c == 'o')
 			output = optarg;
 		else if (c == 'n' && (parse_u64(optarg, &nshown) || !nshown || nshown > 1000))
 			fail("-n %s: not a number of sites from 1 to 1000", optarg);
-		else if (c != 'n')
-			usage_of("plot");
 	}
 	if (optind != argc - 1 || !output)
 		usage_of("plot");

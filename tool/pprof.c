@@ -392,11 +392,8 @@ int cmd_pprof(int argc, char **argv)
 	struct snapshot s;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+o:", options, NULL)) != -1) {
-		if (c != 'o')
-			usage_of("pprof");
+	while ((c = command_option("pprof", argc, argv, "o:", options)) != -1)
 		output = optarg;
-	}
 	if (optind != argc - 1 || !output)
 		usage_of("pprof");
 	if (snapshot_read(&s, argv[optind]))

@@ -254,15 +254,13 @@ int cmd_record(int argc, char **argv)
 	long pid;
 	int c, status = 0, with_command = 0;
 
-	while ((c = getopt_long(argc, argv, "+i:o:m:", options, NULL)) != -1) {
+	while ((c = command_option("record", argc, argv, "+i:o:m:", options)) != -1) {
 		if (c == 'i' && (interval = parse_duration(optarg)) < 1000000)
 			fail("-i %s: not an interval of at least 1ms (100ms, 0.5s, 2)", optarg);
 		else if (c == 'm' && (max_bytes = parse_size(optarg)) < 0)
 			fail("-m %s: not a size (16M, 512k, 1G)", optarg);
 		else if (c == 'o')
 			output = optarg;
-		else if (c != 'i' && c != 'm')
-			usage_of("record");
 	}
 	memset(&r, 0, sizeof(r));
 	if (optind < argc && !strcmp(argv[optind - 1], "--")) {

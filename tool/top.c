@@ -606,8 +606,16 @@ int cmd_top(int argc, char **argv)
 	uint64_t count = 0;
 	int c, sort;
 
+	static const struct option options[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ 0 } };
+
 	t.delay = DEFAULT_DELAY_NS;
-	while ((c = getopt(argc, argv, "+d:s:f:n:b")) != -1) {
+	while ((c = command_option("top", argc, argv, "d:s:f:n:b", options)) != -1) {
 		if (c == 'd' && ((t.delay = parse_duration(optarg)) < MIN_DELAY_NS || t.delay > MAX_DELAY_NS))
 			fail("-d %s: not a delay from 0.1 s to an hour", optarg);
 		else if (c == 's' && (sort = parse_sort(optarg)) < 0)
@@ -621,8 +629,6 @@ int cmd_top(int argc, char **argv)
 			fail("-n %s: not a count of refreshes", optarg);
 		else if (c == 'b')
 			t.batch = 1;
-		else if (c != 'd' && c != 'n')
-			usage_of("top");
 	}
 	if (optind < argc - 1)
 		usage_of("top");

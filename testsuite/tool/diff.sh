@@ -45,5 +45,5 @@ at_out "tool/diff: nothing changed" "alloctag diff - version: 1
 #  <size change> <calls change>     <size A>     <size B> <change> <tag info>
 # total: +0 bytes, +0 blocks (A: 18004 bytes in 97 blocks, B: 18004 bytes in 97 blocks)" \
 	"$AT" diff after.json after.json
-at_error "tool/diff: one argument" "usage: alloctag diff [-a] A B" "$AT" diff after.json
+at_error "tool/diff: one argument" "usage: alloctag diff [-a] A B (alloctag diff --help)" "$AT" diff after.json
 cd "$TOP" || return
