@@ -82,15 +82,23 @@ static size_t live_pids(long **out, int (*named)(const char *name, long *pid))
 	return n;
 }
 
+/* ps --bytes: exact byte counts instead of KiB, MiB, ... */
+static int exact_bytes;
+
 static void print_row(long pid, const struct snapshot *s, const char *state)
 {
 	int64_t bytes = 0, calls = 0;
+	char size[32];
 
 	for (size_t k = 0; k < s->n; k++) {
 		bytes += s->sites[k].bytes;
 		calls += s->sites[k].calls;
 	}
-	printf("%8ld %14lld %8lld %8zu  %s%s\n", pid, (long long)bytes, (long long)calls, s->n,
+	if (exact_bytes)
+		snprintf(size, sizeof(size), "%lld", (long long)bytes);
+	else
+		human_bytes(size, sizeof(size), bytes);
+	printf("%8ld %14s %8lld %8zu  %s%s\n", pid, size, (long long)calls, s->n,
 	       s->program ? s->program : "?", state);
 }
 
@@ -116,13 +124,19 @@ static int read_ended(struct snapshot *s, long pid)
 
 int cmd_ps(int argc, char **argv)
 {
-	static const struct option options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
+	static const struct option options[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "bytes", no_argument, NULL, 'B' },
+		{ 0 } };
 	int all = 0, c;
 	long *pids;
 	size_t n;
 
-	while ((c = command_option("ps", argc, argv, "a", options)) != -1)
-		all = 1;
+	while ((c = command_option("ps", argc, argv, "aB", options)) != -1)
+		if (c == 'a')
+			all = 1;
+		else
+			exact_bytes = 1;
 	if (optind != argc)
 		usage_of("ps");
 	printf("%8s %14s %8s %8s  %s\n", "PID", "LIVE BYTES", "BLOCKS", "SITES", "PROGRAM");

@@ -29,7 +29,7 @@ static const struct command {
 	  "a refreshing view of the sites (q quits, h lists the keys)" },
 	{ "snapshot", cmd_snapshot, "[-f allocinfo|full|json] [-o FILE] (PID | REPORT | TIMELINE)",
 	  "the report now, in the runtime's formats" },
-	{ "ps", cmd_ps, "[-a]", "the processes of yours that have live counters (-a: and the reports ended ones kept)" },
+	{ "ps", cmd_ps, "[-a] [-B]", "the processes of yours that have live counters (-a: and the reports ended ones kept)" },
 	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)" },
 	{ "record", cmd_record, "[-i INTERVAL] [-o FILE] [-m MAXSIZE] (PID | -- CMD [ARGS...])",
 	  "sample the counters into a timeline file of bounded size" },

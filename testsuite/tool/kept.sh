@@ -25,6 +25,13 @@ else
 fi
 check "tool/kept: ps -a lists it" sh -c "'$AT' ps -a | grep -q '^ *$pid .*threads (exited)\$'"
 check "tool/kept: ps alone does not" sh -c "! '$AT' ps | grep -q '^ *$pid '"
+# Its live bytes: exact with --bytes (the snapshot's sum), for people without.
+live_sum=$("$AT" snapshot "$pid" | awk 'NR > 2 && !/^#/ { n += $1 } END { print n }')
+ps_row() { "$AT" ps -a "$@" | awk -v pid="$pid" '$1 == pid'; }
+check "tool/kept: ps --bytes says its live bytes exactly" \
+	sh -c "[ \"\$(echo '$(ps_row --bytes)' | awk '{ print \$2 }')\" = '$live_sum' ]"
+check "tool/kept: ps says them in units" \
+	sh -c "echo '$(ps_row)' | grep -Eq '^ *$pid +[0-9.]+ (B|KiB|MiB) '"
 
 # 70 runs: the 64 last are kept, the oldest gone.
 pids=()
