@@ -19,7 +19,7 @@ struct option;
 /*
  * The next option of a command's arguments, as getopt_long() gives it, with
  * -h/--help (the command's usage on stdout, exit 0) and --version answered
- * here and any other option it does not know sent to usage_of().  Options
+ * here, and an unknown option or a missing value said in one line (exit 2).  Options
  * may follow operands, as in GNU tools, unless SHORTOPTS begins with '+'
  * (record: what follows its PID or "--" is not its own).  -1 at the end.
  */

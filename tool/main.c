@@ -19,24 +19,30 @@
 #define ALLOCTAG_VERSION "unknown"
 #endif
 
+#define EXIT_STATUS "0 on success, 2 on trouble (one line on stderr)"
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *args;
 	const char *what;
+	const char *exit_status;
 } commands[] = {
 	{ "top", cmd_top, "[-d SECONDS] [-s KEY] [-f TEXT] [-n COUNT] [-b] [PID | /proc/allocinfo | FILE]",
-	  "a refreshing view of the sites (q quits, h lists the keys)" },
+	  "a refreshing view of the sites (q quits, h lists the keys)", EXIT_STATUS },
 	{ "snapshot", cmd_snapshot, "[-f allocinfo|full|json] [-o FILE] (PID | REPORT | TIMELINE)",
-	  "the report now, in the runtime's formats" },
-	{ "ps", cmd_ps, "[-a] [-B]", "the processes of yours that have live counters (-a: and the reports ended ones kept)" },
-	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)" },
+	  "the report now, in the runtime's formats", EXIT_STATUS },
+	{ "ps", cmd_ps, "[-a] [-B]", "the processes of yours that have live counters (-a: and the reports ended ones kept)",
+	  EXIT_STATUS },
+	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)",
+	  "0 if A and B are the same, 1 if they differ, 2 on trouble" },
 	{ "record", cmd_record, "[-i INTERVAL] [-o FILE] [-m MAXSIZE] (PID | -- CMD [ARGS...])",
-	  "sample the counters into a timeline file of bounded size" },
+	  "sample the counters into a timeline file of bounded size",
+	  "the status of CMD when given one, else 0; 2 on trouble" },
 	{ "plot", cmd_plot, "-o FILE [-n SITES] (TIMELINE | REPORT | PID)",
-	  "one self-contained HTML page: a chart over time and a table of all sites" },
+	  "one self-contained HTML page: a chart over time and a table of all sites", EXIT_STATUS },
 	{ "pprof", cmd_pprof, "-o FILE (PID | REPORT | TIMELINE[@peak|@SECONDS])",
-	  "a gzipped profile.proto for go tool pprof and continuous profilers" },
+	  "a gzipped profile.proto for go tool pprof and continuous profilers", EXIT_STATUS },
 };
 
 static void print_usage(FILE *f)
@@ -50,7 +56,13 @@ static void print_usage(FILE *f)
 		   "last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
 }
 
-static const struct command *command_named(const char *name);
+static const struct command *command_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
 
 void usage_of(const char *command)
 {
@@ -59,14 +71,6 @@ void usage_of(const char *command)
 	if (cmd)
 		fail("usage: alloctag %s %s (alloctag %s --help)", command, cmd->args, command);
 	fail("usage: alloctag COMMAND (alloctag --help lists them)");
-}
-
-static const struct command *command_named(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
 }
 
 static void print_version(void)
@@ -87,8 +91,7 @@ static void print_command_help(const struct command *cmd, const struct option *o
 			snprintf(names, sizeof(names), "    --%s", o->name);
 		printf("  %s%s\n", names, o->has_arg == required_argument ? "=VALUE" : "");
 	}
-	if (!strcmp(cmd->name, "diff"))
-		printf("\nexit status: 0 if A and B are the same, 1 if they differ, 2 on trouble\n");
+	printf("\nexit status: %s\n", cmd->exit_status);
 }
 
 /* What command_option() adds to each command's own options. */
@@ -102,11 +105,10 @@ int command_option(const char *command, int argc, char **argv, const char *short
 		{ "version", no_argument, NULL, OPTION_VERSION },
 	};
 	char shorts[MAX_SHORTOPTS];
-	size_t n = 2;
 	int c;
 
-	for (; longopts && longopts[n - 2].name && n < MAX_COMMAND_OPTIONS + 2; n++)
-		all[n] = longopts[n - 2];
+	for (size_t i = 0; longopts[i].name && i < MAX_COMMAND_OPTIONS; i++)
+		all[2 + i] = longopts[i];
 	/* ':' first: a missing value is told from an unknown option */
 	if (*shortopts == '+')
 		snprintf(shorts, sizeof(shorts), "+:%sh", shortopts + 1);
@@ -115,9 +117,7 @@ int command_option(const char *command, int argc, char **argv, const char *short
 	opterr = 0;
 	c = getopt_long(argc, argv, shorts, all, NULL);
 	if (c == OPTION_HELP) {
-		const struct command *cmd = command_named(command);
-
-		print_command_help(cmd, all);
+		print_command_help(command_named(command), all);
 		exit(0);
 	}
 	if (c == OPTION_VERSION) {
