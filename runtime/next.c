@@ -210,6 +210,28 @@ static int plt_entry(void *f)
 	return sym->st_shndx == SHN_UNDEF;
 }
 
+/*
+ * glibc's malloc sets itself up on its first call (ptmalloc_init), and that
+ * set-up is not safe against a second thread: it marks itself done before
+ * the main arena's bins are made.  A program calls it first before it has
+ * threads; when the runtime is the process's malloc, only the runtime calls
+ * it, from any thread (a first large block, a malloc_trim): two first calls
+ * at once walk bins not made yet (a crash in malloc_trim seen after fork
+ * with three threads).  Its first call is made here, while every other
+ * thread waits for the decision: mallinfo2, which allocates nothing, else
+ * an allocation of one byte freed at once.
+ */
+static void first_call_of_next(void)
+{
+	int saved_errno = errno;
+
+	if (alloctag_next.mallinfo2)
+		(void)alloctag_next.mallinfo2();
+	else if (alloctag_next.malloc && alloctag_next.free)
+		alloctag_next.free(alloctag_next.malloc(1));
+	errno = saved_errno;
+}
+
 typedef int (*install_hooks_fn)(void (*)(const volatile void *, size_t),
 				void (*)(const volatile void *));
 
@@ -225,6 +247,7 @@ static enum alloc_mode decide(void)
 	if (!process_free || process_free == (void *)alloctag_own_free ||
 	    (plt_entry(process_free) && reaches_runtime((void (*)(void *))process_free))) {
 		take_allocator(RTLD_NEXT);
+		first_call_of_next();
 		return MODE_OWNER;
 	}
 	take_allocator(RTLD_DEFAULT);
