@@ -92,6 +92,30 @@ bool alloctag_is_tagged(const_tree fndecl)
 	       || alloctag_named_variant(fndecl) != NULL_TREE;
 }
 
+/*
+ * The tagged function a call is to, or NULL_TREE.  GCC's folding makes calls
+ * of its own to the built-in declarations (realloc(NULL, n) becomes
+ * __builtin_malloc(n) before this pass): they are calls to the C library
+ * function the program tagged.
+ */
+tree alloctag_tagged_callee(tree fndecl)
+{
+	static const char prefix[] = "__builtin_";
+	const size_t prefix_len = sizeof(prefix) - 1;
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	tree declared;
+
+	if (alloctag_is_tagged(fndecl))
+		return fndecl;
+	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, prefix, prefix_len))
+		return NULL_TREE;
+	declared = alloctag_lookup_decl(name + prefix_len);
+	if (declared && TREE_CODE(declared) == FUNCTION_DECL && alloctag_is_tagged(declared)
+	    && fndecl_built_in_p(declared, DECL_FUNCTION_CODE(fndecl)))
+		return declared;
+	return NULL_TREE;
+}
+
 /* The variant an alloc_tagged attribute names, as an identifier. */
 static tree attribute_variant(tree fndecl, tree attr)
 {

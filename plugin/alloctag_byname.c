@@ -22,7 +22,8 @@
  * through its type, as the attribute on it would; any other declaration of
  * that name is a mistake, reported once where it is declared.  Names the
  * unit does not declare are not (the list is for a whole project).  C++:
- * functions at namespace scope, every overload of the name.
+ * functions at namespace scope, every overload of the name; with the auto
+ * argument, operator new (alloctag_is_new_operator()).
  */
 #include "alloctag_plugin.h"
 #include <fnmatch.h>
@@ -174,7 +175,7 @@ bool alloctag_add_tag_file(const char *file, const char *option)
 
 bool alloctag_any_named(void)
 {
-	return !entries.is_empty();
+	return !entries.is_empty() || alloctag_opts.auto_tag;
 }
 
 static bool matches_entry(const struct named_entry *e, const char *name)
@@ -229,10 +230,44 @@ static const struct named_entry *exact_entry(tree name)
  */
 tree alloctag_named_variant(const_tree fndecl)
 {
-	if (TREE_CODE(fndecl) != FUNCTION_DECL || !DECL_NAME(fndecl)
-	    || (DECL_CONTEXT(fndecl) && TYPE_P(DECL_CONTEXT(fndecl))))
+	if (TREE_CODE(fndecl) != FUNCTION_DECL || !DECL_NAME(fndecl))
+		return NULL_TREE;
+	if (alloctag_is_new_operator(fndecl))
+		return DECL_NAME(fndecl);
+	if (DECL_CONTEXT(fndecl) && TYPE_P(DECL_CONTEXT(fndecl)))
 		return NULL_TREE;
 	return lookup(DECL_NAME(fndecl));
+}
+
+/* A parameter of operator new that makes no placement form: align_val_t, nothrow_t. */
+static bool new_operator_option(tree type)
+{
+	if (TREE_CODE(type) == REFERENCE_TYPE)
+		type = TREE_TYPE(type);
+	type = TYPE_MAIN_VARIANT(type);
+	return TYPE_IDENTIFIER(type) && (id_equal(TYPE_IDENTIFIER(type), "align_val_t")
+					 || id_equal(TYPE_IDENTIFIER(type), "nothrow_t"));
+}
+
+/*
+ * With auto, C++'s operator new and operator new[] are tagged under their
+ * own names, the global ones (replaced by the program or not) and a
+ * class's: each new expression is an allocation site.  Not the placement
+ * forms (new (buf) T), which allocate nothing: a parameter after the size
+ * other than an alignment or std::nothrow.
+ */
+bool alloctag_is_new_operator(const_tree fndecl)
+{
+	tree args;
+
+	if (!alloctag_opts.auto_tag || !DECL_IS_OPERATOR_NEW_P(fndecl))
+		return false;
+	args = TYPE_ARG_TYPES(TREE_TYPE(fndecl));
+	for (args = args ? TREE_CHAIN(args) : NULL_TREE; args && TREE_VALUE(args) != void_type_node;
+	     args = TREE_CHAIN(args))
+		if (!new_operator_option(TREE_VALUE(args)))
+			return false;
+	return true;
 }
 
 /*

@@ -53,6 +53,8 @@
 #include "gimplify.h"
 #include "tree-iterator.h"
 #include "tree-cfg.h"
+#include "tree-eh.h"
+#include "cfgloop.h"
 #include "tree-dump.h"
 #include "c-family/c-common.h"	/* must precede diagnostic-core.h */
 #include "c-tree.h"
@@ -68,7 +70,7 @@
 #endif
 
 /*
- * Tested: GCC 11 to 16 (the README's table says with what).  An older GCC
+ * Tested: GCC 11 to 16 (docs/development.md's table says with what).  An older GCC
  * lacks what the plugin uses (nested-function walks, the attribute table
  * layout, warning control): refused here rather than with an error deep in
  * some file.  A newer one builds with a warning: the helpers below use GCC's
@@ -205,6 +207,13 @@ static inline const char *alloctag_macro_text(cpp_hashnode *macro)
  * (with -fchecking), and GCC 16 made the flag private to passes.cc (as
  * Linux's gcc-plugins did in "Remove TODO_verify_il for GCC >= 16").
  */
+/* The EH edges of a statement: one edge since GCC 14, which renamed it. */
+#if BUILDING_GCC_VERSION >= 14000
+#define alloctag_make_eh_edge(stmt) make_eh_edge(stmt)
+#else
+#define alloctag_make_eh_edge(stmt) make_eh_edges(stmt)
+#endif
+
 #define ALLOCTAG_PASS_PROPERTIES_REQUIRED (PROP_gimple_any | PROP_cfg)
 #if BUILDING_GCC_VERSION >= 16000
 #define ALLOCTAG_PASS_TODO_FINISH 0

@@ -20,9 +20,15 @@ static const struct ggc_root_tab alloctag_gc_roots[] = {
 	LAST_GGC_ROOT_TAB
 };
 
+/* T stays alive for the plugin: rooted once, however often asked. */
 void alloctag_root_tree(tree t)
 {
-	vec_safe_push(recorded_decls, t);
+	static hash_set<tree> *rooted;
+
+	if (!rooted)
+		rooted = new hash_set<tree>;
+	if (!rooted->add(t))
+		vec_safe_push(recorded_decls, t);
 }
 
 static bool worth_recording(tree decl)

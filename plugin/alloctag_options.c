@@ -15,6 +15,8 @@
 struct alloctag_options alloctag_opts = {
 	.tag_type		= "alloc_tag",
 	.save_hook		= "alloc_tag_save",
+	.claim_hook		= "alloc_tag_claim",
+	.enabled		= NULL,
 	.restore_hook		= "alloc_tag_restore",
 	.section		= "alloc_tags",
 	.counters_section	= NULL,
@@ -27,6 +29,7 @@ struct alloctag_options alloctag_opts = {
 	.runtime		= NULL,
 	.indirect_types		= NULL,
 	.no_indirect		= false,
+	.auto_tag		= false,
 	.disable		= false,
 	.verbose		= false,
 };
@@ -53,6 +56,11 @@ static const struct option_desc option_table[] = {
 	  "hook called before a tagged call (alloc_tag_save)" },
 	{ "restore", &alloctag_opts.restore_hook, NULL, true, NULL,
 	  "hook called after it (alloc_tag_restore)" },
+	{ "enabled", &alloctag_opts.enabled, NULL, true, NULL,
+	  "tag a call only while this function of the unit returns nonzero (Linux 7: "
+	  "mem_alloc_profiling_enabled)" },
+	{ "claim", &alloctag_opts.claim_hook, NULL, true, NULL,
+	  "save hook of the user's code where auto implies tags (alloc_tag_claim)" },
 	{ "section", &alloctag_opts.section, NULL, false, NULL,
 	  "section of the tags (alloc_tags)" },
 	{ "counters-section", &alloctag_opts.counters_section, NULL, false, NULL,
@@ -75,6 +83,12 @@ static const struct option_desc option_table[] = {
 	  "also tag indirect calls through these typedefs (comma-separated)" },
 	{ "no-indirect", NULL, &alloctag_opts.no_indirect, false, NULL,
 	  "tag no indirect call" },
+	{ "auto", NULL, &alloctag_opts.auto_tag, false, NULL,
+	  "charge the user's line that asked: tag C++ new, and calls to allocation wrappers "
+	  "and to system-header code that allocates" },
+	{ "wrappers-file", NULL, NULL, false, NULL,
+	  "with auto: read the wrappers other units found from this file, add this unit's",
+	  alloctag_add_wrappers_file },
 	{ "tag", NULL, NULL, false, NULL,
 	  "tag these functions by name: NAME[:VARIANT],... (NAME may be a pattern: xmlStrdup*)",
 	  alloctag_add_tag_list },

@@ -12,6 +12,9 @@
  *   alloctag_tag.c        the runtime's tag type and hooks, one static tag per site
  *   alloctag_runtime.c    liballoctag's tag type and hooks, made for a unit without them
  *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
+ *   alloctag_guard.c      a tag current only while a predicate holds (enabled=)
+ *   alloctag_wrappers.c   allocation wrappers found by the compiler (auto)
+ *   alloctag_callers.c    calls charged to the user's line that asked (auto)
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
  */
 #ifndef ALLOCTAG_PLUGIN_H
@@ -25,6 +28,8 @@
 struct alloctag_options {
 	const char *tag_type;		/* struct the tags are made of */
 	const char *save_hook;		/* old = save(&tag) before the call */
+	const char *claim_hook;		/* or old = claim(&tag): the user's code (auto) */
+	const char *enabled;		/* tag only while this function returns nonzero */
 	const char *restore_hook;	/* restore(&tag, old) after it */
 	const char *section;		/* where the tags go */
 	const char *counters_section;	/* where per-site counters go, NULL: default */
@@ -38,6 +43,7 @@ struct alloctag_options {
 					   for a unit without hooks; NULL: none */
 	const char *indirect_types;	/* typedefs whose indirect calls are tagged */
 	bool no_indirect;		/* tag no indirect call */
+	bool auto_tag;			/* C++ new, wrappers, system headers: the caller's line */
 	bool disable;
 	bool verbose;
 };
@@ -60,11 +66,13 @@ bool alloctag_add_tag_list(const char *list, const char *option);
 bool alloctag_add_tag_file(const char *file, const char *option);
 bool alloctag_any_named(void);
 tree alloctag_named_variant(const_tree fndecl);
+bool alloctag_is_new_operator(const_tree fndecl);
 void alloctag_check_named_decl(tree decl);
 
 /* alloctag_attribute.c */
 void alloctag_register_attributes(void *event_data, void *data);
 bool alloctag_is_tagged(const_tree fndecl);
+tree alloctag_tagged_callee(tree fndecl);
 tree alloctag_variant_name(tree fndecl);
 void alloctag_check_attributes(tree fndecl);
 
@@ -87,6 +95,8 @@ struct alloctag_runtime {
 	tree column_field;	/* optional: the column of the call */
 	tree shared_counters;	/* counters_object, or NULL */
 	tree save, restore;	/* the hooks */
+	tree claim;		/* the save hook of the user's code, or NULL (auto) */
+	tree enabled;		/* tag only while enabled() holds, or NULL */
 	bool restore_takes_tag;	/* restore(&tag, old), not restore(old) */
 };
 /*
@@ -101,16 +111,34 @@ struct alloctag_site {
 	const char *callee;	/* NULL: an indirect call through no name */
 };
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee);
+tree alloctag_save_hook_for(const struct alloctag_runtime *rt, tree caller);
 struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee);
 tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
-			tree caller, location_t call_loc);
+			tree caller, location_t call_loc, bool implied);
 
 /* alloctag_runtime.c */
 bool alloctag_declare_runtime(tree *save, tree *restore);
+tree alloctag_declare_claim(void);
 
 /* alloctag_builtin.c */
 bool alloctag_hooks_survive_builtin(const struct alloctag_runtime *rt, tree builtin,
 				    tree callee, location_t call_loc);
+
+/* alloctag_guard.c */
+bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore);
+
+/* alloctag_wrappers.c */
+void alloctag_wrapper_shape(tree fndecl);
+void alloctag_wrapper_address_taken(tree fndecl);
+bool alloctag_add_wrappers_file(const char *file, const char *option);
+void alloctag_wrappers_resolve(void);
+bool alloctag_is_wrapper(tree fndecl);
+
+/* alloctag_callers.c */
+void alloctag_note_body(tree fndecl, const vec<tree> &refs, bool indirect);
+void alloctag_callers_resolve(void);
+bool alloctag_implied_callee(tree caller, tree callee);
+bool alloctag_claims(tree caller);
 
 /* alloctag_rewrite.c */
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);

@@ -29,10 +29,11 @@
  */
 #include "alloctag_plugin.h"
 
-/* old = save(&tag) */
-static gcall *build_save(const struct alloctag_runtime *rt, tree tag, tree old)
+/* old = save(&tag), or claim(&tag) in the user's code (alloctag_save_hook_for()) */
+static gcall *build_save(const struct alloctag_runtime *rt, tree caller, tree tag, tree old)
 {
-	gcall *save = gimple_build_call(rt->save, 1, build_fold_addr_expr(tag));
+	gcall *save = gimple_build_call(alloctag_save_hook_for(rt, caller), 1,
+					 build_fold_addr_expr(tag));
 
 	gimple_call_set_lhs(save, old);
 	return save;
@@ -81,11 +82,14 @@ static const char *indirect_callee_name(tree fn)
 	return NULL;
 }
 
-/* What a call calls, by name, for its tag: CALLEE's, or the pointer's. */
+/*
+ * What a call calls, by name, for its tag: CALLEE's (in C++ with its scope:
+ * std::vector<int>::push_back), or the pointer's.
+ */
 static const char *callee_name(tree callee, const gcall *call)
 {
 	if (callee)
-		return IDENTIFIER_POINTER(DECL_NAME(callee));
+		return lang_hooks.decl_printable_name(callee, 1);
 	return call ? indirect_callee_name(gimple_call_fn(call)) : NULL;
 }
 
@@ -98,6 +102,7 @@ struct call_to_tag {
 	tree fntype;		/* the function type called */
 	const char *name;	/* what it calls, by name (callee_name()), or NULL */
 	bool dropped;		/* in code that gimplification or the CFG dropped */
+	bool implied;		/* a call into code that allocates (alloctag_callers.c) */
 };
 
 /*
@@ -142,9 +147,12 @@ static const struct alloctag_runtime *runtime_for(const struct call_to_tag *c, i
 static tree site_tag(const struct alloctag_runtime *rt, const struct call_to_tag *c)
 {
 	struct alloctag_site site = alloctag_site_of(c->loc, c->caller, c->name);
-	tree tag = alloctag_build_tag(rt, &site, c->caller, c->loc);
+	tree tag = alloctag_build_tag(rt, &site, c->caller, c->loc, c->implied);
 
-	if (alloctag_opts.verbose && c->callee)
+	if (alloctag_opts.verbose && c->implied)
+		inform(c->loc, "call to %qD tagged %s:%d:%d %qs: it leads to an allocation",
+		       c->callee, site.file, site.line, site.column, site.function);
+	else if (alloctag_opts.verbose && c->callee)
 		inform(c->loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", c->callee,
 		       c->dropped ? "in code never run " : "", site.file, site.line, site.column,
 		       site.function, c->variant);
@@ -176,18 +184,19 @@ static location_t restore_location(gcall *call)
 
 /*
  * CALLEE: the tagged function called, or NULL_TREE for an indirect call;
- * WRITTEN: where the call is written.
+ * WRITTEN: where the call is written; IMPLIED: CALLEE is not tagged, but
+ * leads to an allocation (alloctag_implied_callee()), and is called as it is.
  */
-static void rewrite_call(gcall *call, tree callee, tree caller, location_t written)
+static void rewrite_call(gcall *call, tree callee, tree caller, location_t written, bool implied)
 {
 	struct call_to_tag c = { written, caller, callee, NULL_TREE, gimple_call_fntype(call),
-				 callee_name(callee, call), false };
+				 callee_name(callee, call), false, implied };
 	const struct alloctag_runtime *rt;
 	gimple_stmt_iterator gsi;
 	tree tag, old;
 	gcall *save, *restore;
 
-	c.variant = callee ? call_target(callee, caller) : NULL_TREE;
+	c.variant = !callee ? NULL_TREE : implied ? callee : call_target(callee, caller);
 	if (callee && !c.variant)
 		return;
 	rt = runtime_for(&c, gimple_call_flags(call));
@@ -196,19 +205,23 @@ static void rewrite_call(gcall *call, tree callee, tree caller, location_t writt
 	tag = site_tag(rt, &c);
 	old = create_tmp_var(TREE_TYPE(TREE_TYPE(rt->save)), "alloctag_old");
 
-	save = build_save(rt, tag, old);
+	save = build_save(rt, caller, tag, old);
 	gimple_set_location(save, gimple_location(call));
-	gsi = gsi_for_stmt(call);
-	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
-
+	restore = NULL;
+	if (!gimple_call_noreturn_p(call)) {
+		restore = build_restore(rt, tag, old);
+		gimple_set_location(restore, restore_location(call));
+	}
 	if (c.variant != callee)
 		gimple_call_set_fndecl(call, c.variant);
 	gimple_call_set_tail(call, false);
 
-	if (gimple_call_noreturn_p(call))
+	if (rt->enabled && alloctag_guard(call, rt->enabled, save, restore))
 		return;
-	restore = build_restore(rt, tag, old);
-	gimple_set_location(restore, restore_location(call));
+	gsi = gsi_for_stmt(call);
+	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
+	if (!restore)
+		return;
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 
@@ -217,30 +230,6 @@ static void rewrite_call(gcall *call, tree callee, tree caller, location_t writt
 	} else {
 		gsi_insert_after(&gsi, restore, GSI_SAME_STMT);
 	}
-}
-
-/*
- * The tagged function a call is to, or NULL_TREE.  GCC's folding makes calls
- * of its own to the built-in declarations (realloc(NULL, n) becomes
- * __builtin_malloc(n) before this pass): they are calls to the C library
- * function the program tagged.
- */
-static tree tagged_callee(tree fndecl)
-{
-	static const char prefix[] = "__builtin_";
-	const size_t prefix_len = sizeof(prefix) - 1;
-	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
-	tree declared;
-
-	if (alloctag_is_tagged(fndecl))
-		return fndecl;
-	if (!fndecl_built_in_p(fndecl, BUILT_IN_NORMAL) || strncmp(name, prefix, prefix_len))
-		return NULL_TREE;
-	declared = alloctag_lookup_decl(name + prefix_len);
-	if (declared && TREE_CODE(declared) == FUNCTION_DECL && alloctag_is_tagged(declared)
-	    && fndecl_built_in_p(declared, DECL_FUNCTION_CODE(fndecl)))
-		return declared;
-	return NULL_TREE;
 }
 
 /*
@@ -271,7 +260,17 @@ struct generic_walk {
 	vec<generic_call> calls;
 	hash_set<tree> *shared;
 	hash_map<tree, location_t> *arguments;	/* calls that are arguments -> given */
+	/* With auto, for alloctag_note_body(): */
+	auto_vec<tree> refs;			/* the functions called or referred to */
+	hash_set<tree> ref_set;
+	bool indirect;				/* a call through a pointer */
 };
+
+static void note_ref(struct generic_walk *walk, tree fndecl)
+{
+	if (alloctag_opts.auto_tag && !walk->ref_set.add(fndecl))
+		walk->refs.safe_push(fndecl);
+}
 
 /* The calls among CALL's arguments will have CALL's location. */
 static void note_call_arguments(struct generic_walk *walk, tree call)
@@ -287,6 +286,25 @@ static void note_call_arguments(struct generic_walk *walk, tree call)
 
 static tree walk_generic(tree *tp, int *walk_subtrees, void *data);
 
+/*
+ * A call that is not a CALL_EXPR: the C++ front end's AGGR_INIT_EXPR (a
+ * call that returns a class in place), operand 1 its function.
+ */
+static bool is_other_call(tree t)
+{
+	return TREE_CODE_CLASS(TREE_CODE(t)) == tcc_vl_exp && TREE_CODE(t) != CALL_EXPR
+	       && TREE_OPERAND_LENGTH(t) > 2;
+}
+
+/* The function FN names, if it names one (&f), else NULL_TREE: a pointer. */
+static tree called_function(tree fn)
+{
+	STRIP_NOPS(fn);
+	if (TREE_CODE(fn) == ADDR_EXPR)
+		fn = TREE_OPERAND(fn, 0);
+	return TREE_CODE(fn) == FUNCTION_DECL ? fn : NULL_TREE;
+}
+
 /* What a direct call passes, its callee aside: that is called, not used. */
 static void walk_call_operands(tree call, struct generic_walk *walk)
 {
@@ -299,7 +317,7 @@ static void walk_call_operands(tree call, struct generic_walk *walk)
 /* A direct call to FNDECL: recorded if it is tagged. */
 static void record_call(struct generic_walk *walk, tree call, tree fndecl)
 {
-	tree callee = tagged_callee(fndecl);
+	tree callee = alloctag_tagged_callee(fndecl);
 	location_t *given;
 
 	/* Without a location it could not be told from the calls the pass sees. */
@@ -327,8 +345,11 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 	case CALL_EXPR:
 		note_call_arguments(walk, *tp);
 		fndecl = get_callee_fndecl(*tp);
-		if (!fndecl)
+		if (!fndecl) {
+			walk->indirect = true;
 			break;		/* indirect: the pointer is used, walk it */
+		}
+		note_ref(walk, fndecl);
 		record_call(walk, *tp, fndecl);
 		walk_call_operands(*tp, walk);
 		*walk_subtrees = 0;
@@ -340,10 +361,15 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 		break;
 	case FUNCTION_DECL:
 		alloctag_note_use(*tp);
+		note_ref(walk, *tp);
+		if (alloctag_opts.auto_tag)
+			alloctag_wrapper_address_taken(*tp);
 		break;
 	default:
 		if (TYPE_P(*tp))
 			*walk_subtrees = 0;
+		else if (is_other_call(*tp) && !called_function(TREE_OPERAND(*tp, 1)))
+			walk->indirect = true;
 		break;
 	}
 	return NULL_TREE;
@@ -351,22 +377,28 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 
 static void record_generic_calls(tree fndecl)
 {
-	struct generic_walk walk = { vNULL, NULL, NULL };
+	struct generic_walk walk;
 	cgraph_node *node = cgraph_node::get(fndecl);
 
+	walk.calls = vNULL;
+	walk.shared = NULL;
+	walk.arguments = NULL;
+	walk.indirect = false;
 	if (DECL_SAVED_TREE(fndecl))
 		walk_tree(&DECL_SAVED_TREE(fndecl), walk_generic, &walk, NULL);
 	delete walk.shared;
 	delete walk.arguments;
 	if (!walk.calls.is_empty())
 		generic_calls->put(DECL_UID(fndecl), walk.calls);
+	if (alloctag_opts.auto_tag && DECL_SAVED_TREE(fndecl))
+		alloctag_note_body(fndecl, walk.refs, walk.indirect);
 	/* PLUGIN_PRE_GENERICIZE is not run for nested functions: they come with the outer one. */
 	for (cgraph_node *n = node ? first_nested_function(node) : NULL; n; n = next_nested_function(n))
 		record_generic_calls(n->decl);
 }
 
 /* PLUGIN_PRE_GENERICIZE: the tagged calls of a function, before gimplification,
- * and the other uses of tagged functions. */
+ * the other uses of tagged functions, and with auto what it calls. */
 void alloctag_record_generic_calls(void *event_data, void *)
 {
 	if (!generic_calls)
@@ -408,12 +440,12 @@ static location_t written_call_location(function *fun, const vec<gcall *> &calls
 	unsigned i, n = 0;
 	gcall *other;
 
-	callee = callee ? tagged_callee(callee) : NULL_TREE;
+	callee = callee ? alloctag_tagged_callee(callee) : NULL_TREE;
 	if (!generic || !callee)
 		return loc;
 	FOR_EACH_VEC_ELT(calls, i, other)
 		if (other != call && gimple_call_fndecl(other)
-		    && tagged_callee(gimple_call_fndecl(other)) == callee
+		    && alloctag_tagged_callee(gimple_call_fndecl(other)) == callee
 		    && same_location(gimple_location(other), loc))
 			return loc;
 	FOR_EACH_VEC_ELT(*generic, i, g)
@@ -436,7 +468,7 @@ static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &ca
 	FOR_EACH_VEC_ELT(calls, i, call)
 		FOR_EACH_VEC_ELT(*generic, j, g)
 			if (gimple_call_fndecl(call)
-			    && g->callee == tagged_callee(gimple_call_fndecl(call))
+			    && g->callee == alloctag_tagged_callee(gimple_call_fndecl(call))
 			    && same_site(g->given, gimple_location(call), caller)) {
 				generic->unordered_remove(j);
 				break;
@@ -447,7 +479,7 @@ static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &ca
 static void tag_dropped_call(const struct generic_call *g, tree caller)
 {
 	struct call_to_tag c = { g->loc, caller, g->callee, call_target(g->callee, caller),
-				 TREE_TYPE(g->callee), callee_name(g->callee, NULL), true };
+				 TREE_TYPE(g->callee), callee_name(g->callee, NULL), true, false };
 	const struct alloctag_runtime *rt;
 
 	rt = c.variant ? runtime_for(&c, flags_from_decl_or_type(g->callee)) : NULL;
@@ -481,10 +513,31 @@ static void start_unit(void)
 {
 	alloctag_define_public_aliases();
 	alloctag_collect_indirect_types();
+	alloctag_callers_resolve();
 }
 
-/* The tagged calls of FUN: direct ones, and indirect ones of a tagged type. */
-static void collect_tagged_calls(function *fun, vec<gcall *> *calls)
+/* A call to tag: to a tagged function, or implied (alloctag_callers.c). */
+struct tagged_call {
+	gcall *call;
+	bool implied;
+};
+
+/*
+ * CALL from CALLER to CALLEE gets an implied tag (alloctag_callers.c); not
+ * one that returns twice, which a save and restore around it cannot follow
+ * (said of a tagged call, not here: nothing was asked).
+ */
+static bool implied_call(tree caller, const gcall *call, tree callee)
+{
+	return !(gimple_call_flags(call) & ECF_RETURNS_TWICE)
+	       && alloctag_implied_callee(caller, callee);
+}
+
+/*
+ * The calls of FUN to tag: direct ones to tagged functions, indirect ones
+ * of a tagged type, and the implied ones.
+ */
+static void collect_tagged_calls(function *fun, vec<tagged_call> *calls)
 {
 	basic_block bb;
 
@@ -492,31 +545,51 @@ static void collect_tagged_calls(function *fun, vec<gcall *> *calls)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
+			struct tagged_call t = { call, false };
 
-			if (callee ? tagged_callee(callee) != NULL_TREE
-				   : call && alloctag_indirect_tagged(call))
-				calls->safe_push(call);
+			if (!call)
+				continue;
+			if (!callee ? alloctag_indirect_tagged(call) : alloctag_tagged_callee(callee)
+				      || (t.implied = implied_call(fun->decl, call, callee)))
+				calls->safe_push(t);
 		}
 	}
 }
 
 static void rewrite_function(function *fun)
 {
-	auto_vec<gcall *> calls;
+	auto_vec<tagged_call> calls;
+	auto_vec<gcall *> explicit_calls;
 	auto_vec<location_t> written;
-	gcall *call;
+	struct tagged_call *t;
 	unsigned i;
 
+	/*
+	 * A program's own operator new is the allocator the new expressions'
+	 * tags charge through, as the C library's malloc is: it is left as it
+	 * is written, to be inlined as in a plain build (where its malloc meets
+	 * operator delete's free, and GCC finds them matched).
+	 */
+	if (alloctag_is_new_operator(fun->decl))
+		return;
 	/* Collect first: rewriting inserts statements and may split edges. */
 	collect_tagged_calls(fun, &calls);
+	FOR_EACH_VEC_ELT(calls, i, t)
+		if (!t->implied)
+			explicit_calls.safe_push(t->call);
 	written.reserve_exact(calls.length());
-	FOR_EACH_VEC_ELT(calls, i, call)
-		written.quick_push(written_call_location(fun, calls, call));
-	tag_dropped_calls(fun, calls);
-	FOR_EACH_VEC_ELT(calls, i, call) {
-		tree callee = gimple_call_fndecl(call);
+	FOR_EACH_VEC_ELT(calls, i, t)
+		written.quick_push(t->implied ? gimple_location(t->call)
+				   : written_call_location(fun, explicit_calls, t->call));
+	tag_dropped_calls(fun, explicit_calls);
+	FOR_EACH_VEC_ELT(calls, i, t) {
+		tree callee = gimple_call_fndecl(t->call);
 
-		rewrite_call(call, callee ? tagged_callee(callee) : NULL_TREE, fun->decl, written[i]);
+		if (t->implied)
+			rewrite_call(t->call, callee, fun->decl, written[i], true);
+		else
+			rewrite_call(t->call, callee ? alloctag_tagged_callee(callee) : NULL_TREE,
+				     fun->decl, written[i], false);
 	}
 }
 

@@ -21,6 +21,11 @@
  *	static inline always_inline
  *	void alloc_tag_restore(struct alloc_tag *tag, struct alloc_tag *old)
  *		{ volatile store of old; }
+ *	static inline always_inline	(outermost only, made when first needed)
+ *	struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
+ *		{ old = alloctag_current; volatile store of
+ *		  (old && !(old->ct.flags & ALLOC_TAG_IMPLIED) ? old : tag)
+ *		  (under -fanalyzer alloc_tag_save's); return old; }
  *
  * The layout must stay alloctag.h's: the runtime walks the tags by
  * sizeof(struct alloc_tag), and testsuite/plugin/own-runtime.sh compares
@@ -38,6 +43,8 @@
 
 /* The name of the runtime's current tag (alloctag.h, runtime/alloctag.c). */
 #define CURRENT_TAG "alloctag_current"
+/* ct.flags of a tag the compiler implied (alloctag.h's ALLOC_TAG_IMPLIED). */
+#define IMPLIED_FLAG 0x100
 
 static tree const_char_ptr(void)
 {
@@ -215,28 +222,58 @@ static tree outer_or(tree old, tree tag)
 			    build2(BIT_IOR_EXPR, uptr, o, build2(BIT_AND_EXPR, uptr, t, mask)));
 }
 
-/* old = current; current = old ? old : tag (innermost: tag); return old; */
-static tree save_hook(tree current, bool innermost)
+/* static inline RET NAME(TAG_PTR tag) { TAG_PTR old = current; current = VALUE(old, tag); return old; } */
+static tree save_like_hook(const char *name, tree current, tree (*value)(tree old, tree tag))
 {
 	tree tag_ptr = TREE_TYPE(current);
-	tree hook = new_hook(alloctag_opts.save_hook, tag_ptr, tag_ptr, 1);
+	tree hook = new_hook(name, tag_ptr, tag_ptr, 1);
 	tree tag = DECL_ARGUMENTS(hook);
 	tree old = hook_decl(VAR_DECL, "old", tag_ptr, hook);
 	tree body = alloc_stmt_list();
-	tree value = tag;
 
 	DECL_INITIAL(old) = current;
-	if (!innermost)
-		value = flag_analyzer ? outer_or(old, tag) : build3(COND_EXPR, tag_ptr,
-			       build2(NE_EXPR, boolean_type_node, old, build_int_cst(tag_ptr, 0)),
-			       old, tag);
 	append_to_statement_list(build1(DECL_EXPR, void_type_node, old), &body);
-	append_to_statement_list(set_current(current, value), &body);
+	append_to_statement_list(set_current(current, value(old, tag)), &body);
 	append_to_statement_list(build1(RETURN_EXPR, void_type_node,
 					build2(MODIFY_EXPR, tag_ptr, DECL_RESULT(hook), old)),
 				 &body);
 	define_hook(hook, old, body);
 	return hook;
+}
+
+static tree nonnull(tree p)
+{
+	return build2(NE_EXPR, boolean_type_node, p, build_int_cst(TREE_TYPE(p), 0));
+}
+
+/* The innermost rule: the tag. */
+static tree innermost(tree, tree tag)
+{
+	return tag;
+}
+
+/* The outermost rule: OLD ? OLD : TAG. */
+static tree outermost(tree old, tree tag)
+{
+	return flag_analyzer ? outer_or(old, tag) : build3(COND_EXPR, TREE_TYPE(old), nonnull(old), old, tag);
+}
+
+/* The user's code: OLD && !(OLD->ct.flags & IMPLIED) ? OLD : TAG (the outermost rule under -fanalyzer). */
+static tree claimed(tree old, tree tag)
+{
+	tree type = TREE_TYPE(TREE_TYPE(old));
+	tree ct = TYPE_FIELDS(type), flags = TYPE_FIELDS(TREE_TYPE(ct));
+	tree ct_ref = build3(COMPONENT_REF, TREE_TYPE(ct), build1(INDIRECT_REF, type, old), ct, NULL_TREE);
+	tree flags_ref = build3(COMPONENT_REF, TREE_TYPE(flags), ct_ref, flags, NULL_TREE);
+	tree explicit_tag = build2(EQ_EXPR, boolean_type_node,
+				   build2(BIT_AND_EXPR, TREE_TYPE(flags), flags_ref,
+					  build_int_cst(TREE_TYPE(flags), IMPLIED_FLAG)),
+				   build_int_cst(TREE_TYPE(flags), 0));
+
+	if (flag_analyzer)
+		return outermost(old, tag);
+	return build3(COND_EXPR, TREE_TYPE(old),
+		      build2(TRUTH_ANDIF_EXPR, boolean_type_node, nonnull(old), explicit_tag), old, tag);
 }
 
 /* current = old; */
@@ -273,14 +310,32 @@ static bool partly_declared(void)
 	return false;
 }
 
+static tree made_current;	/* the current tag, once the runtime is made */
+
 bool alloctag_declare_runtime(tree *save, tree *restore)
 {
 	if (partly_declared())
 		return false;
 
 	tree current = current_tag(build_pointer_type(tag_type()));
+	bool inner = !strcmp(alloctag_opts.runtime, "innermost");
 
-	*save = save_hook(current, !strcmp(alloctag_opts.runtime, "innermost"));
+	*save = save_like_hook(alloctag_opts.save_hook, current, inner ? innermost : outermost);
 	*restore = restore_hook(current);
+	made_current = current;
 	return true;
+}
+
+/*
+ * The claim hook, made at the first tagged call of the user's code in a unit
+ * with implied tags (alloctag_callers.c): NULL_TREE when the runtime is the
+ * unit's own, or follows the innermost rule.
+ */
+tree alloctag_declare_claim(void)
+{
+	static tree claim;
+
+	if (!claim && made_current && strcmp(alloctag_opts.runtime, "innermost"))
+		claim = save_like_hook(alloctag_opts.claim_hook, made_current, claimed);
+	return claim;
 }

@@ -24,13 +24,21 @@
  * place __LINE__ names, as GCC's diagnostics print it (by default from 1,
  * tabs expanded to -ftabstop: -fdiagnostics-column-unit and -origin apply):
  * in a macro, that of the macro's name where it is used, or of the call
- * written in a macro argument.
+ * written in a macro argument.  A site in a system header has column 0:
+ * libstdc++ calls operator new in macros, which the output of -E has
+ * expanded, so that a unit compiled from it would get other columns.
  */
 #include "alloctag_plugin.h"
 
+/*
+ * ct.flags of an implied tag (alloctag_callers.c): alloc_tag_claim takes
+ * over from it (alloctag.h's ALLOC_TAG_IMPLIED).
+ */
+#define IMPLIED_FLAG 0x100
+
 static struct alloctag_runtime runtime;
 static enum { RUNTIME_UNKNOWN, RUNTIME_FOUND, RUNTIME_MISSING } runtime_state;
-static tree lineno_field, function_field, filename_field, modname_field;
+static tree lineno_field, function_field, filename_field, modname_field, flags_field;
 
 static tree find_field(tree record, const char *name)
 {
@@ -154,6 +162,9 @@ static bool check_tag_type(void)
 	function_field = find_field(TREE_TYPE(ct), "function");
 	filename_field = find_field(TREE_TYPE(ct), "filename");
 	modname_field = find_field(TREE_TYPE(ct), "modname");
+	flags_field = find_field(TREE_TYPE(ct), "flags");
+	if (flags_field && !INTEGRAL_TYPE_P(TREE_TYPE(flags_field)))
+		flags_field = NULL_TREE;
 	if (!lineno_field || !INTEGRAL_TYPE_P(TREE_TYPE(lineno_field))
 	    || !is_pointer_field(function_field) || !is_pointer_field(filename_field)
 	    || (modname_field && !is_pointer_field(modname_field))) {
@@ -221,22 +232,54 @@ static void hooks_take_the_place_of_their_calls(void)
 		DECL_IGNORED_P(runtime.save) = 1;
 	if (DECL_DECLARED_INLINE_P(runtime.restore))
 		DECL_IGNORED_P(runtime.restore) = 1;
+	if (runtime.claim && DECL_DECLARED_INLINE_P(runtime.claim))
+		DECL_IGNORED_P(runtime.claim) = 1;
+}
+
+/*
+ * The claim hook the user's code makes its tags current with where the unit
+ * has implied tags: optional; if declared, shaped as the save hook.
+ */
+static bool find_claim_hook(void)
+{
+	tree claim = alloctag_lookup_decl(alloctag_opts.claim_hook);
+
+	runtime.claim = NULL_TREE;
+	if (!claim || TREE_CODE(claim) != FUNCTION_DECL)
+		return true;
+	if (param_count(claim) != 1 || TREE_TYPE(TREE_TYPE(claim)) != TREE_TYPE(TREE_TYPE(runtime.save))
+	    || first_param_type(claim) != first_param_type(runtime.save)) {
+		error_at(DECL_SOURCE_LOCATION(claim), "%qD must be declared as %qD is", claim,
+			 runtime.save);
+		return false;
+	}
+	runtime.claim = claim;
+	return true;
 }
 
 /*
  * The hooks: the unit's, or, where it declares no save hook and runtime= asks
- * for them, liballoctag's, made for it (alloctag_runtime.c).
+ * for them, liballoctag's, made for it (alloctag_runtime.c); and the unit's
+ * predicate enabled= names.
  */
 static bool find_hooks(location_t call_loc, tree callee)
 {
 	tree save = alloctag_lookup_decl(alloctag_opts.save_hook);
 
-	if (alloctag_opts.runtime && !(save && TREE_CODE(save) == FUNCTION_DECL))
-		return alloctag_declare_runtime(&runtime.save, &runtime.restore);
-	runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
-	runtime.restore = runtime.save
-			  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
-	return runtime.restore != NULL_TREE;
+	if (alloctag_opts.runtime && !(save && TREE_CODE(save) == FUNCTION_DECL)) {
+		if (!alloctag_declare_runtime(&runtime.save, &runtime.restore))
+			return false;
+	} else {
+		runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
+		runtime.restore = runtime.save
+				  ? find_hook(alloctag_opts.restore_hook, call_loc, callee) : NULL;
+		if (!runtime.restore || !find_claim_hook())
+			return false;
+	}
+	if (!alloctag_opts.enabled)
+		return true;
+	runtime.enabled = find_hook(alloctag_opts.enabled, call_loc, callee);
+	return runtime.enabled != NULL_TREE;
 }
 
 /*
@@ -255,6 +298,23 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 		}
 	}
 	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
+}
+
+/*
+ * The hook CALLER makes its tags current with: the claim hook in the user's
+ * code of a unit with implied tags (alloctag_callers.c), the save hook
+ * everywhere else.
+ */
+tree alloctag_save_hook_for(const struct alloctag_runtime *rt, tree caller)
+{
+	if (!alloctag_claims(caller))
+		return rt->save;
+	if (!runtime.claim) {
+		runtime.claim = alloctag_declare_claim();
+		if (runtime.claim)
+			DECL_IGNORED_P(runtime.claim) = 1;
+	}
+	return runtime.claim ? runtime.claim : rt->save;
 }
 
 /* The module name the tags carry, or NULL (the kernel's CT_MODULE_NAME). */
@@ -363,21 +423,22 @@ static location_t written_location(location_t loc)
 /* File names are mapped by -fmacro-prefix-map as __FILE__ is. */
 struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee)
 {
-	expanded_location xloc = expand_location(written_location(call_loc));
+	location_t written = written_location(call_loc);
+	expanded_location xloc = expand_location(written);
 	struct alloctag_site site;
 
 	if (!xloc.file)
 		xloc = expand_location(DECL_SOURCE_LOCATION(caller));
 	site.file = remap_macro_filename(xloc.file ? xloc.file : "");
 	site.line = xloc.line;
-	site.column = alloctag_diagnostic_column(xloc);
+	site.column = in_system_header_at(written) ? 0 : alloctag_diagnostic_column(xloc);
 	site.function = function_name(caller);
 	site.callee = callee;
 	return site;
 }
 
 tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
-			tree caller, location_t call_loc)
+			tree caller, location_t call_loc, bool implied)
 {
 	vec<constructor_elt, va_gc> *ct_elts = NULL, *tag_elts = NULL;
 	tree ct_type = TREE_TYPE(rt->ct_field);
@@ -393,6 +454,8 @@ tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag
 			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, site->file));
 		else if (f == modname_field && modname)
 			CONSTRUCTOR_APPEND_ELT(ct_elts, f, string_for(f, modname));
+		else if (f == flags_field && implied)
+			CONSTRUCTOR_APPEND_ELT(ct_elts, f, build_int_cst(TREE_TYPE(f), IMPLIED_FLAG));
 	}
 	for (tree f = TYPE_FIELDS(rt->tag_type); f; f = DECL_CHAIN(f)) {
 		if (f == rt->ct_field)

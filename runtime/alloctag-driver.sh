@@ -90,6 +90,7 @@ driver_under_ccache() {
 		ALLOCTAG_TAGS) option="--alloctag-tags=FILE" ;;
 		ALLOCTAG_FUNCTIONS) option="--alloctag-functions=NAME,..." ;;
 		ALLOCTAG_NESTING) option="--alloctag-innermost" ;;
+		ALLOCTAG_WRAPPERS) option="--alloctag-wrappers=FILE" ;;
 		*) option="an option" ;;
 		esac
 		driver_fail "run by ccache, which does not see $var: give $option on the command line (CC=\"ccache $driver $option\"), or let $driver run ccache: $compiler_var=\"ccache $compiler_default\""

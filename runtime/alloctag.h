@@ -71,6 +71,14 @@ struct alloc_tag {
 				   name where it is used */
 } __attribute__((__aligned__(8)));
 
+/*
+ * ct.flags of an implied tag: one the plugin's auto argument gave a call of
+ * the user's code that leads to an allocation without calling an allocator
+ * (v.push_back(x), a call to an allocation wrapper).  The user's code makes
+ * its tags current with alloc_tag_claim, which takes over from it.
+ */
+#define ALLOC_TAG_IMPLIED 0x100u
+
 /* The tag charged by allocations on this thread, NULL for none. */
 extern __thread struct alloc_tag *alloctag_current
 	__attribute__((__tls_model__("initial-exec")));
@@ -98,6 +106,25 @@ struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 	ALLOCTAG_SET_CURRENT(old ? old : tag);
 #endif
 	return old;
+}
+
+/*
+ * alloc_tag_save for the user's code where the plugin implies tags: a call
+ * written by the user takes over from an implied tag, so that an
+ * allocation is charged to the innermost line of the user's that led to it
+ * (a constructor that push_back calls); an explicitly tagged call's tag
+ * still wins over every tag under it.
+ */
+static __inline__ __attribute__((__always_inline__, __unused__))
+struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
+{
+	struct alloc_tag *old = alloctag_current;
+
+	if (old && (old->ct.flags & ALLOC_TAG_IMPLIED)) {
+		ALLOCTAG_SET_CURRENT(tag);
+		return old;
+	}
+	return alloc_tag_save(tag);
 }
 
 static __inline__ __attribute__((__always_inline__, __unused__))

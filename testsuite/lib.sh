@@ -11,7 +11,7 @@
 # RERUN (the command that runs the test again).
 #
 # What a test can use (testsuite/README.md): pass, fail, skip, check; pcc
-# (the compiler with the plugin); directive; OPT_LEVELS; the markers'
+# (the compiler with the plugin); directive; OPT_LEVELS; ensure_deps; the markers'
 # readers expected_tags and expected_sites; report_rows and report_by_line
 # (a report's sites); run_diag_test, run_tag_test and run_report_test (the
 # runners of the .c tests).
@@ -36,6 +36,18 @@ check() {
 }
 
 OPT_LEVELS="-O0 -O1 -O2 -O3 -Os -Og"
+
+# ensure_deps PACKAGE...: plugin/ensure-deps.sh for $TESTCC and these Debian
+# packages, which installs with apt-get what is missing; what it installed is
+# said (make check says so, as make demo does), its last line is DEPS_OUT.
+ensure_deps() {
+	local rc
+	DEPS_OUT=$(sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" "$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$DEPS_OUT" | grep '^alloctag: installing'
+	DEPS_OUT=$(printf '%s\n' "$DEPS_OUT" | tail -n 1)
+	return $rc
+}
 
 # The compiler with the plugin and the project's header.
 pcc() {
@@ -230,23 +242,25 @@ report_by_line() {
 # Build a runtime test with alloctag-cc and compare its report at exit with
 # its // site markers.  Directives: "// args:", "// env:", "// files:".
 run_report_test() {
-	local src=$1 dir base name args files envs expect got out
+	local src=$1 dir base name args files envs expect got out cc=$ATCC
 	dir=$(dirname "$src")
 	base=$(basename "$src")
-	name="runtime/${base%.c}"
+	name="runtime/${base%.*}"
 	args=$(directive args "$src")
 	files=$(directive files "$src")
 	envs=$(directive env "$src")
 	expect=$(cd "$dir" && expected_sites "$base" $files)
+	case $base in *.cc) cc=${ATCC%/*}/alloctag-c++ ;; esac
+	base=${base%.*}
 	for opt in -O0 -O2; do
-		if ! out=$(cd "$dir" && "$ATCC" $opt -g -Wall -Werror $args -o "$WORK/${base%.c}" \
-				"$base" $files -lpthread 2>&1); then
+		if ! out=$(cd "$dir" && "$cc" $opt -g -Wall -Werror $args -o "$WORK/$base" \
+				"$(basename "$src")" $files -lpthread 2>&1); then
 			fail "$name $opt" "compile failed:" "$out"
 			return
 		fi
 		rm -f "$WORK/report"
 		if ! out=$(cd "$WORK" && env ALLOCTAG_FORMAT=full ALLOCTAG_REPORT="$WORK/report" $envs \
-				"./${base%.c}" 2>&1); then
+				"./$base" 2>&1); then
 			fail "$name $opt" "program failed:" "$out"
 			return
 		fi

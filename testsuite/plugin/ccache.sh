@@ -76,8 +76,8 @@ ccache_way() {
 		{ echo "(plugin changed)"; return 1; }
 }
 
-if ! out=$(sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" ccache 2>&1) || ! command -v ccache >/dev/null; then
-	skip ccache/around-alloctag-cc "ccache could not be installed: $(echo "$out" | tail -n 1)"
+if ! ensure_deps ccache || ! command -v ccache >/dev/null; then
+	skip ccache/around-alloctag-cc "ccache could not be installed: $DEPS_OUT"
 	skip ccache/around-alloctag-cc-content "ccache could not be installed"
 	skip ccache/inside-alloctag-cc "ccache could not be installed"
 else

@@ -37,8 +37,8 @@ pc_build_check() {
 		{ echo "report:"; cat "$WORK/pc/report"; return 1; }
 }
 
-if ! out=$(sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" pkgconf 2>&1) || ! command -v pkg-config >/dev/null; then
-	skip install/pkg-config "pkg-config could not be installed: $(echo "$out" | tail -n 1)"
+if ! ensure_deps pkgconf || ! command -v pkg-config >/dev/null; then
+	skip install/pkg-config "pkg-config could not be installed: $DEPS_OUT"
 	skip install/pkg-config-build "pkg-config could not be installed"
 else
 	check install/pkg-config pc_check

@@ -70,8 +70,8 @@ probe_both() {
 	fi
 }
 
-if ! sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" autoconf cmake >"$d/deps.log" 2>&1; then
-	skip probes/all "no autoconf or cmake: $(tail -n 1 "$d/deps.log")"
+if ! ensure_deps autoconf cmake; then
+	skip probes/all "no autoconf or cmake: $DEPS_OUT"
 else
 	# AC_FUNC_MALLOC wants the host type: autoconf's own config.guess.
 	if (cd "$d" && cp /usr/share/autoconf/build-aux/config.guess \

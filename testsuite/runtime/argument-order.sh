@@ -1,4 +1,4 @@
-# The difference from the kernel's alloc_hooks() macro that the README
+# The difference from the kernel's alloc_hooks() macro that docs/guide.md
 # shows: the macro makes its tag current before the call's arguments are
 # evaluated, the plugin only around the call.  One program, built with
 # alloctag-cc and with the macro (bench/macro/, the benchmark's reference),
@@ -14,13 +14,13 @@ cat > "$d/measure.c" <<'C'
 char *measure_last;
 size_t measure(const char *s) { measure_last = malloc(1000); return strlen(s); }
 C
-# The README's example, line for line.
+# docs/guide.md's example, line for line.
 cat > "$d/main.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 size_t measure(const char *s);	/* in a library built without the plugin */
 static const char *names[] = { "abcdefg" };
-static char *name_of(int id) { return strdup(names[id]); }
+static char *last; static char *name_of(int id) { return last = strdup(names[id]); }
 int main(void)
 {
 	char *p = malloc(measure("0123456789") + 1);

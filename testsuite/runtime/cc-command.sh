@@ -57,6 +57,7 @@ $TESTCC
 -fplugin=$PLUGIN
 -fplugin-arg-alloctag-tag=$(sed -n 's/^libc_functions=//p' "$ATCC")
 -fplugin-arg-alloctag-runtime=outermost
+-fplugin-arg-alloctag-auto
 -isystem
 $(sed -n 's/^includedir=//p' "$ATCC")
 -D__alloc_tagged=__attribute__((__alloc_tagged__))

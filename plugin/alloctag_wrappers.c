@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * alloctag: allocation wrappers, found by the compiler (the auto argument).
+ *
+ * A wrapper returns what an allocation gave it, and keeps no other copy:
+ *
+ *	void *xmalloc(size_t n)		char *xstrdup(const char *s)
+ *	{				{
+ *		void *p = malloc(n);		size_t n = strlen(s) + 1;
+ *		if (!p)				return memcpy(xmalloc(n), s, n);
+ *			die();		}
+ *		return p;
+ *	}
+ *
+ * Its callers' lines are what asked: calls to it get a tag of their own,
+ * as calls to a function tagged under its own name do (alloctag_callers.c).
+ *
+ * A value is fresh when it is the result of a call to a tagged function or
+ * to a wrapper, or is a fresh value passed through memcpy and its kind
+ * (which return their first argument) or through a function of the unit
+ * that only ever returns one of its parameters (gnulib's nonnull()), or is
+ * a local variable or parameter one of whose values is fresh.  A function
+ * returning a pointer is a wrapper when one of the values it returns may
+ * be fresh; its other returns are not asked about (pma_malloc returns
+ * malloc's blocks or its own heap's).  A variable holding a fresh value
+ * must keep it to itself: it may be compared, copied to another such
+ * variable, returned, read or written through (p->next = NULL, s[n] = 0: a
+ * constructor is a wrapper), filled by memset or memcpy, read as a number
+ * into a local (to align it: gnulib's mmalloca returns p + offset), or handed
+ * to free, to realloc, to a tagged function, a wrapper or an identity
+ * function; any other use (stored, even in its own block, passed to another
+ * function) and the function is not a wrapper.  Nor is a function
+ * whose address the unit takes: called through a pointer, no caller would
+ * get a tag.
+ *
+ * Decided from each function's GENERIC body (alloctag_wrapper_shape(),
+ * from alloctag_rewrite.c's walk before gimplification), so that every
+ * function of the unit is known before the pass rewrites the first: the
+ * least fixpoint over the unit (alloctag_wrappers_resolve()), so that a
+ * recursive wrapper needs a way out that allocates.
+ *
+ * Across units, a list (wrappers-file=FILE; alloctag-cc's ALLOCTAG_WRAPPERS):
+ * each unit reads the wrappers the units compiled before it wrote, and
+ * writes its own public ones in place of what it wrote before, each with
+ * the external functions it is a wrapper through ("xstrdup xmemdup": a
+ * wrapper if xmemdup is one).  A first build writes it; a second build
+ * reads all of it.  Without the list, only wrappers of the unit are found.
+ */
+#include "alloctag_plugin.h"
+#include <sys/file.h>
+
+/* How deep a fresh value may be passed through functions: nonnull(memcpy(...)). */
+#define MAX_HOPS 4
+
+struct hop {
+	tree fn;	/* a function that may return its argument ... */
+	int arg;	/* ... this one */
+};
+
+/* One way a value may be fresh. */
+struct way {
+	tree call;		/* the result of a call to this function, or NULL_TREE: */
+	int var;		/* ... the value of this variable */
+	unsigned nhops;
+	struct hop hops[MAX_HOPS];	/* then passed through these, innermost first */
+};
+
+/* VAR is passed to FN as argument ARG: harmless if FN keeps no copy. */
+struct use {
+	int var;
+	tree fn;
+	int arg;
+};
+
+/* A value of VAR. */
+struct def {
+	int var;
+	struct way way;
+};
+
+/* What a function's body says of the pointers it returns. */
+struct shape {
+	tree fndecl;
+	vec<struct way> returns;
+	vec<struct def> defs;
+	vec<struct use> uses;
+	vec<bool> escapes;	/* by variable: kept or used beyond the rules */
+	int identity;		/* returns only this parameter, or -1 */
+	bool wrapper;
+	bool own;		/* a wrapper by the unit alone, without the list */
+};
+
+static vec<struct shape *> shapes;
+static hash_map<tree, struct shape *> *shape_of;	/* FUNCTION_DECL -> its shape */
+static hash_set<tree> *address_taken;
+
+/* The wrappers of other units (the list): name -> external names it is one through. */
+static hash_map<nofree_string_hash, vec<const char *> > *listed;
+static hash_set<nofree_string_hash> *listed_wrappers;
+static const char *list_file;
+static bool without_list;	/* wrappers as the unit alone makes them */
+
+/* --- The shape of a body ------------------------------------------------- */
+
+/* Where the value of an expression goes while a body is scanned. */
+enum flow {
+	NOWHERE,	/* a statement's, a condition's: nothing is kept */
+	ESCAPES,	/* kept, passed on, written through: the rest */
+	INTO,		/* a variable's def or the return */
+	NUMBER,		/* a local integer's: an address read as a number */
+};
+struct ctx {
+	enum flow flow;
+	int target;		/* INTO: a variable's def (>= 0), or the return (-1) */
+	struct way way;		/* INTO: the hops taken so far */
+	tree arg_of;		/* the value is passed to this function (or NULL_TREE) ... */
+	int arg;		/* ... as this argument */
+};
+
+struct scan {
+	struct shape *shape;
+	hash_map<tree, int> *vars;	/* local pointer variables and parameters -> index */
+};
+
+static tree strip(tree t)
+{
+	while (CONVERT_EXPR_P(t) || TREE_CODE(t) == NON_LVALUE_EXPR
+	       || TREE_CODE(t) == VIEW_CONVERT_EXPR)
+		t = TREE_OPERAND(t, 0);
+	return t;
+}
+
+static int tracked(struct scan *s, tree t)
+{
+	int *index = s->vars->get(strip(t));
+
+	return index ? *index : -1;
+}
+
+static void track(struct scan *s, tree var, tree fndecl)
+{
+	if ((TREE_CODE(var) == VAR_DECL || TREE_CODE(var) == PARM_DECL)
+	    && POINTER_TYPE_P(TREE_TYPE(var)) && DECL_CONTEXT(var) == fndecl
+	    && !TREE_STATIC(var) && !DECL_EXTERNAL(var) && !TREE_ADDRESSABLE(var)
+	    && !s->vars->get(var)) {
+		s->vars->put(var, s->shape->escapes.length());
+		s->shape->escapes.safe_push(false);
+	}
+}
+
+static tree collect_vars(tree *tp, int *walk_subtrees, void *data)
+{
+	struct scan *s = (struct scan *)data;
+
+	if (TREE_CODE(*tp) == BIND_EXPR)
+		for (tree v = BIND_EXPR_VARS(*tp); v; v = DECL_CHAIN(v))
+			track(s, v, s->shape->fndecl);
+	else if (TREE_CODE(*tp) == DECL_EXPR)
+		track(s, DECL_EXPR_DECL(*tp), s->shape->fndecl);
+	else if (TYPE_P(*tp))
+		*walk_subtrees = 0;
+	return NULL_TREE;
+}
+
+static struct ctx nowhere(void)
+{
+	struct ctx c = {};
+
+	c.flow = NOWHERE;
+	return c;
+}
+
+static struct ctx number(void)
+{
+	struct ctx c = {};
+
+	c.flow = NUMBER;
+	return c;
+}
+
+static struct ctx escaping(void)
+{
+	struct ctx c = {};
+
+	c.flow = ESCAPES;
+	return c;
+}
+
+static struct ctx into(int target)
+{
+	struct ctx c = {};
+
+	c.flow = INTO;
+	c.target = target;
+	return c;
+}
+
+static void add_way(struct scan *s, const struct ctx *c, struct way way)
+{
+	if (c->target < 0) {
+		s->shape->returns.safe_push(way);
+	} else {
+		struct def d = { c->target, way };
+
+		s->shape->defs.safe_push(d);
+	}
+}
+
+/* VAR reaches C. */
+static void var_in(struct scan *s, int var, const struct ctx *c)
+{
+	if (c->arg_of) {
+		struct use u = { var, c->arg_of, c->arg };
+
+		s->shape->uses.safe_push(u);
+	} else if (c->flow == ESCAPES) {
+		s->shape->escapes[var] = true;
+	}
+	if (c->flow == INTO) {
+		struct way w = c->way;
+
+		w.call = NULL_TREE;
+		w.var = var;
+		add_way(s, c, w);
+	}
+}
+
+static void scan(struct scan *s, tree e, struct ctx c);
+
+/* Argument I of a call to FN (NULL_TREE: through a pointer) whose value goes to C. */
+static void scan_argument(struct scan *s, tree arg, tree fn, int i, const struct ctx *c)
+{
+	struct ctx a = escaping();
+
+	if (!fn) {
+		scan(s, arg, a);
+		return;
+	}
+	if (c->flow == INTO && c->way.nhops < MAX_HOPS) {
+		a = *c;
+		a.way.hops[a.way.nhops].fn = fn;
+		a.way.hops[a.way.nhops].arg = i;
+		a.way.nhops++;
+	}
+	a.arg_of = fn;
+	a.arg = i;
+	if (a.flow != INTO)
+		a.flow = ESCAPES;
+	scan(s, arg, a);
+}
+
+static void scan_call(struct scan *s, tree call, const struct ctx *c)
+{
+	tree fn = get_callee_fndecl(call);
+
+	if (fn && c->flow == INTO) {
+		struct way w = c->way;
+
+		w.call = fn;
+		w.var = -1;
+		add_way(s, c, w);
+		alloctag_root_tree(fn);
+	}
+	if (!fn)
+		scan(s, CALL_EXPR_FN(call), nowhere());
+	for (int i = 0; i < call_expr_nargs(call); i++)
+		scan_argument(s, CALL_EXPR_ARG(call, i), fn, i, c);
+}
+
+/*
+ * A local integer of the function, which an address may be read into
+ * (uintptr_t u = (uintptr_t)p, to align it) without keeping the block.
+ */
+static bool local_number(struct scan *s, tree var)
+{
+	return VAR_P(var) && INTEGRAL_TYPE_P(TREE_TYPE(var)) && DECL_CONTEXT(var) == s->shape->fndecl
+	       && !TREE_STATIC(var) && !DECL_EXTERNAL(var) && !TREE_ADDRESSABLE(var);
+}
+
+/* LHS = RHS, whose value goes to C. */
+static void scan_assignment(struct scan *s, tree lhs, tree rhs, const struct ctx *c)
+{
+	int var = tracked(s, lhs);
+
+	if (var >= 0) {
+		scan(s, rhs, into(var));
+		var_in(s, var, c);	/* (p = malloc(n)) == NULL */
+	} else if (TREE_CODE(strip(lhs)) == RESULT_DECL) {
+		scan(s, rhs, into(-1));
+	} else if (local_number(s, strip(lhs))) {
+		scan(s, rhs, number());
+	} else {
+		scan(s, lhs, escaping());
+		scan(s, rhs, escaping());
+	}
+}
+
+/*
+ * Nodes the scan does not know (the C++ front end's statements, ...): any
+ * variable they hold directly escapes, and the statements and expressions
+ * below them it knows are scanned as statements.
+ */
+static tree scan_unknown(tree *tp, int *walk_subtrees, void *data)
+{
+	struct scan *s = (struct scan *)data;
+	int var = tracked(s, *tp);
+
+	if (var >= 0) {
+		s->shape->escapes[var] = true;
+	} else if (TYPE_P(*tp)) {
+		*walk_subtrees = 0;
+	} else if (TREE_CODE(*tp) == CALL_EXPR || TREE_CODE(*tp) == MODIFY_EXPR
+		   || TREE_CODE(*tp) == INIT_EXPR || TREE_CODE(*tp) == BIND_EXPR
+		   || TREE_CODE(*tp) == STATEMENT_LIST || TREE_CODE(*tp) == DECL_EXPR
+		   || TREE_CODE(*tp) == COND_EXPR || COMPARISON_CLASS_P(*tp)) {
+		scan(s, *tp, nowhere());
+		*walk_subtrees = 0;
+	}
+	return NULL_TREE;
+}
+
+static void scan_operands(struct scan *s, tree e, struct ctx c)
+{
+	for (int i = 0; i < TREE_OPERAND_LENGTH(e); i++)
+		if (TREE_OPERAND(e, i))
+			scan(s, TREE_OPERAND(e, i), c);
+}
+
+/*
+ * ADDR is read or written through (*p, p->f, p[i]: p or p + i): the
+ * variable's block is used, not kept.
+ */
+static void scan_address(struct scan *s, tree addr)
+{
+	addr = strip(addr);
+	if (TREE_CODE(addr) == POINTER_PLUS_EXPR && tracked(s, TREE_OPERAND(addr, 0)) >= 0) {
+		scan(s, TREE_OPERAND(addr, 1), escaping());
+		return;
+	}
+	if (tracked(s, addr) < 0)
+		scan(s, addr, escaping());
+}
+
+static void scan(struct scan *s, tree e, struct ctx c)
+{
+	int var;
+
+	if (!e)
+		return;
+	e = strip(e);
+	var = tracked(s, e);
+	if (var >= 0) {
+		var_in(s, var, &c);
+		return;
+	}
+	if (DECL_P(e) || CONSTANT_CLASS_P(e) || TYPE_P(e))
+		return;
+	switch (TREE_CODE(e)) {
+	case CALL_EXPR:
+		scan_call(s, e, &c);
+		break;
+	case MODIFY_EXPR:
+	case INIT_EXPR:
+		scan_assignment(s, TREE_OPERAND(e, 0), TREE_OPERAND(e, 1), &c);
+		break;
+	case DECL_EXPR:
+		var = tracked(s, DECL_EXPR_DECL(e));
+		if (var >= 0)
+			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), into(var));
+		else if (local_number(s, DECL_EXPR_DECL(e)))
+			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), number());
+		else if (VAR_P(DECL_EXPR_DECL(e)) && !TREE_STATIC(DECL_EXPR_DECL(e)))
+			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), escaping());
+		break;
+	case BIND_EXPR:
+		scan(s, BIND_EXPR_BODY(e), nowhere());
+		break;
+	case STATEMENT_LIST:
+		for (tree_stmt_iterator i = tsi_start(e); !tsi_end_p(i); tsi_next(&i))
+			scan(s, tsi_stmt(i), nowhere());
+		break;
+	case RETURN_EXPR:
+	case SAVE_EXPR:
+	case LOOP_EXPR:
+	case TRUTH_NOT_EXPR:
+	case TRUTH_ANDIF_EXPR:
+	case TRUTH_ORIF_EXPR:
+	case TRUTH_AND_EXPR:
+	case TRUTH_OR_EXPR:
+	case TRUTH_XOR_EXPR:
+		scan_operands(s, e, TREE_CODE(e) == SAVE_EXPR ? c : nowhere());
+		break;
+	case COND_EXPR:
+		scan(s, COND_EXPR_COND(e), nowhere());
+		scan(s, COND_EXPR_THEN(e), c);
+		scan(s, COND_EXPR_ELSE(e), c);
+		break;
+	case COMPOUND_EXPR:
+		scan(s, TREE_OPERAND(e, 0), nowhere());
+		scan(s, TREE_OPERAND(e, 1), c);
+		break;
+	case POINTER_PLUS_EXPR:
+		/* p + n: a pointer into p's block, a value of p's (mmalloca's aligned p) */
+		scan(s, TREE_OPERAND(e, 0), c.flow == INTO || c.flow == NUMBER ? c : escaping());
+		scan(s, TREE_OPERAND(e, 1), number());
+		break;
+	case INDIRECT_REF:
+	case MEM_REF:
+		scan_address(s, TREE_OPERAND(e, 0));
+		for (int i = 1; i < TREE_OPERAND_LENGTH(e); i++)
+			scan(s, TREE_OPERAND(e, i), escaping());
+		break;
+	case SWITCH_EXPR:
+		scan(s, SWITCH_COND(e), nowhere());
+		scan(s, SWITCH_BODY(e), nowhere());
+		break;
+	case LABEL_EXPR:
+	case GOTO_EXPR:
+	case CASE_LABEL_EXPR:
+	case PREDICT_EXPR:
+		break;
+	default:
+		if (COMPARISON_CLASS_P(e))
+			scan_operands(s, e, nowhere());
+		else if (TREE_CODE(e) < NUM_TREE_CODES && c.flow == NUMBER
+			 && (UNARY_CLASS_P(e) || BINARY_CLASS_P(e)))
+			scan_operands(s, e, c);
+		else if (TREE_CODE(e) < NUM_TREE_CODES
+			 && (EXPRESSION_CLASS_P(e) || REFERENCE_CLASS_P(e)
+			     || UNARY_CLASS_P(e) || BINARY_CLASS_P(e)))
+			scan_operands(s, e, escaping());
+		else
+			walk_tree_without_duplicates(&e, scan_unknown, s);
+		break;
+	}
+}
+
+/* FNDECL returns only its parameter K, which it neither changes nor hands on. */
+static int identity_parameter(struct scan *s)
+{
+	struct shape *sh = s->shape;
+	struct way *w;
+	unsigned i;
+	int k = 0, param = -1;
+
+	if (sh->returns.is_empty() || !sh->defs.is_empty() || !sh->uses.is_empty())
+		return -1;
+	for (tree p = DECL_ARGUMENTS(sh->fndecl); p; p = DECL_CHAIN(p), k++)
+		if (tracked(s, p) >= 0 && !sh->escapes[tracked(s, p)]
+		    && sh->returns[0].var == tracked(s, p))
+			param = k;
+	if (param < 0)
+		return -1;
+	FOR_EACH_VEC_ELT(sh->returns, i, w)
+		if (w->call || w->nhops || w->var != sh->returns[0].var)
+			return -1;
+	return param;
+}
+
+static bool returns_pointer(tree fndecl)
+{
+	return POINTER_TYPE_P(TREE_TYPE(TREE_TYPE(fndecl)));
+}
+
+/*
+ * A function of the unit, from its GENERIC body (PLUGIN_PRE_GENERICIZE):
+ * what it returns and what its variables do, for alloctag_wrappers_resolve().
+ */
+void alloctag_wrapper_shape(tree fndecl)
+{
+	struct scan s;
+
+	if (!returns_pointer(fndecl) || !DECL_SAVED_TREE(fndecl) || DECL_ARTIFICIAL(fndecl)
+	    || in_system_header_at(DECL_SOURCE_LOCATION(fndecl)))
+		return;
+	if (!shape_of)
+		shape_of = new hash_map<tree, struct shape *>;
+	s.shape = XCNEW(struct shape);
+	s.shape->fndecl = fndecl;
+	s.shape->identity = -1;
+	s.vars = new hash_map<tree, int>;
+	for (tree p = DECL_ARGUMENTS(fndecl); p; p = DECL_CHAIN(p))
+		track(&s, p, fndecl);
+	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), collect_vars, &s);
+	scan(&s, DECL_SAVED_TREE(fndecl), nowhere());
+	s.shape->identity = identity_parameter(&s);
+	delete s.vars;
+	shapes.safe_push(s.shape);
+	shape_of->put(fndecl, s.shape);
+	alloctag_root_tree(fndecl);
+}
+
+/* A function of the unit whose address is taken (not called): never a wrapper. */
+void alloctag_wrapper_address_taken(tree fndecl)
+{
+	if (!address_taken)
+		address_taken = new hash_set<tree>;
+	address_taken->add(fndecl);
+	alloctag_root_tree(fndecl);
+}
+
+/* --- Which functions are wrappers -------------------------------------- */
+
+static struct shape *shape(tree fndecl)
+{
+	struct shape **s = shape_of ? shape_of->get(fndecl) : NULL;
+
+	return s ? *s : NULL;
+}
+
+/* An external function's name in the list, as the linker sees it. */
+static const char *symbol_name(tree fndecl)
+{
+	const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+
+	return name[0] == '*' ? name + 1 : name;
+}
+
+static bool external(tree fndecl)
+{
+	return TREE_PUBLIC(fndecl) && !shape(fndecl);
+}
+
+static bool is_listed(tree fndecl)
+{
+	return listed_wrappers && !without_list && external(fndecl)
+	       && listed_wrappers->contains(symbol_name(fndecl));
+}
+
+bool alloctag_is_wrapper(tree fndecl)
+{
+	struct shape *s = shape(fndecl);
+
+	return s ? s->wrapper : is_listed(fndecl);
+}
+
+/* A call to FN gives a fresh value. */
+static bool allocates(tree fn)
+{
+	return alloctag_tagged_callee(fn) || alloctag_is_wrapper(fn);
+}
+
+/* memcpy and its kind: they return their first argument and keep no pointer. */
+static bool returns_destination(tree fn)
+{
+	if (!fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	switch (DECL_FUNCTION_CODE(fn)) {
+	case BUILT_IN_MEMCPY:
+	case BUILT_IN_MEMMOVE:
+	case BUILT_IN_MEMSET:
+	case BUILT_IN_STRCPY:
+	case BUILT_IN_STRNCPY:
+	case BUILT_IN_STRCAT:
+	case BUILT_IN_STRNCAT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool passes_through(const struct hop *h)
+{
+	struct shape *s = shape(h->fn);
+
+	return (returns_destination(h->fn) && h->arg == 0) || (s && s->identity == h->arg);
+}
+
+/* Handing a pointer to FN as argument ARG keeps no copy of it. */
+static bool harmless_use(tree fn, int arg)
+{
+	struct hop h = { fn, arg };
+
+	if (passes_through(&h) || allocates(fn))
+		return true;
+	if (!fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	switch (DECL_FUNCTION_CODE(fn)) {
+	case BUILT_IN_FREE:
+	case BUILT_IN_REALLOC:
+	case BUILT_IN_STPCPY:
+	case BUILT_IN_STPNCPY:
+	case BUILT_IN_MEMPCPY:
+	case BUILT_IN_STRLEN:
+	case BUILT_IN_BZERO:
+	case BUILT_IN_PRINTF:	/* a wrapper that says what it allocated */
+	case BUILT_IN_FPRINTF:
+	case BUILT_IN_SPRINTF:
+	case BUILT_IN_SNPRINTF:
+		return true;
+	default:
+		return returns_destination(fn);
+	}
+}
+
+/* The variables of S that keep or hand on what they hold. */
+static void settle_escapes(struct shape *s, vec<bool> *escapes)
+{
+	struct use *u;
+	struct def *d;
+	unsigned i;
+	bool changed = true;
+
+	escapes->safe_splice(s->escapes);
+	FOR_EACH_VEC_ELT(s->uses, i, u)
+		if (!harmless_use(u->fn, u->arg))
+			(*escapes)[u->var] = true;
+	/* What a variable holds, the variables copied into it hold too. */
+	while (changed) {
+		changed = false;
+		FOR_EACH_VEC_ELT(s->defs, i, d)
+			if ((*escapes)[d->var] && d->way.var >= 0 && !(*escapes)[d->way.var])
+				(*escapes)[d->way.var] = changed = true;
+	}
+}
+
+static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
+{
+	for (unsigned i = 0; i < w->nhops; i++)
+		if (!passes_through(&w->hops[i]))
+			return false;
+	return w->call ? allocates(w->call) : fresh_vars[w->var];
+}
+
+/* S returns a fresh value, with the wrappers known so far. */
+static bool returns_fresh(struct shape *s)
+{
+	auto_vec<bool> escapes, fresh;
+	struct way *w;
+	struct def *d;
+	unsigned i;
+	bool changed = true;
+
+	if (address_taken && address_taken->contains(s->fndecl))
+		return false;
+	settle_escapes(s, &escapes);
+	fresh.safe_grow_cleared(escapes.length());
+	while (changed) {
+		changed = false;
+		FOR_EACH_VEC_ELT(s->defs, i, d)
+			if (!fresh[d->var] && !escapes[d->var] && fresh_way(&d->way, fresh))
+				fresh[d->var] = changed = true;
+	}
+	FOR_EACH_VEC_ELT(s->returns, i, w)
+		if (fresh_way(w, fresh))
+			return true;
+	return false;
+}
+
+/* --- The list of other units' wrappers ----------------------------------- */
+
+/* The unit's name in the list: the main input file, absolute. */
+static char *unit_name(void)
+{
+	char cwd[4096];
+
+	if (IS_ABSOLUTE_PATH(main_input_filename) || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(main_input_filename);
+	return concat(cwd, "/", main_input_filename, NULL);
+}
+
+/* "UNIT\tNAME [THROUGH...]" lines; those of UNIT are left out (NULL: none). */
+static void read_list(FILE *f, const char *unit, vec<char *> *others)
+{
+	char *line = NULL;
+	size_t size = 0;
+
+	while (getline(&line, &size, f) > 0) {
+		char *tab = strchr(line, '\t');
+
+		if (line[0] == '#' || !tab)
+			continue;
+		if (unit && (size_t)(tab - line) == strlen(unit) && !strncmp(line, unit, tab - line))
+			continue;
+		others->safe_push(xstrdup(line));
+	}
+	free(line);
+}
+
+/* An entry of the list: NAME and what it is a wrapper through. */
+static void add_listed(char *line)
+{
+	char *save = NULL, *name = strtok_r(strchr(line, '\t') + 1, " \n", &save);
+	vec<const char *> through = vNULL;
+	bool existed;
+
+	if (!name)
+		return;
+	for (char *t; (t = strtok_r(NULL, " \n", &save));)
+		through.safe_push(t);
+	vec<const char *> &slot = listed->get_or_insert(name, &existed);
+	if (existed && (slot.is_empty() || through.is_empty())) {
+		slot.release();		/* a wrapper by itself, in one unit at least */
+		through.release();
+	} else if (existed) {
+		slot.safe_splice(through);
+		through.release();
+	} else {
+		slot = through;
+	}
+}
+
+/* The names of the list that are wrappers: by themselves, or through one that is. */
+static void settle_listed(void)
+{
+	bool changed = true;
+
+	listed_wrappers = new hash_set<nofree_string_hash>;
+	while (changed) {
+		changed = false;
+		for (auto it = listed->begin(); it != listed->end(); ++it) {
+			const char *name = (*it).first;
+			vec<const char *> &through = (*it).second;
+			bool wrapper = through.is_empty();
+
+			for (unsigned i = 0; !wrapper && i < through.length(); i++)
+				wrapper = listed_wrappers->contains(through[i]);
+			if (wrapper && !listed_wrappers->add(name))
+				changed = true;
+		}
+	}
+}
+
+/*
+ * wrappers-file=FILE: read what other units wrote (a file that does not
+ * exist yet is an empty list); this unit's entries are written after the
+ * unit is resolved.
+ */
+bool alloctag_add_wrappers_file(const char *file, const char *option)
+{
+	vec<char *> lines = vNULL;
+	FILE *f;
+
+	if (!strcmp(lang_hooks.name, "GNU GIMPLE"))	/* lto1: nothing to rewrite */
+		return true;
+	list_file = file;
+	listed = new hash_map<nofree_string_hash, vec<const char *> >;
+	f = fopen(file, "r");
+	if (!f && errno != ENOENT) {
+		error("%<%s=%s%>: cannot read it: %m", option, file);
+		return false;
+	}
+	if (f) {
+		read_list(f, NULL, &lines);
+		bool failed = ferror(f);
+		fclose(f);
+		if (failed) {
+			error("%<%s=%s%>: cannot read it: %m", option, file);
+			return false;
+		}
+	}
+	for (unsigned i = 0; i < lines.length(); i++)
+		add_listed(lines[i]);	/* the strings stay: the entries point into them */
+	settle_listed();
+	lines.release();
+	return true;
+}
+
+/*
+ * The external functions (of the program, not the C library's) S's values
+ * come from, directly or through functions of the unit, added to THROUGH
+ * once each: S is a wrapper if one of them is.
+ */
+static void external_sources(struct shape *s, hash_set<tree> *seen, vec<tree> *through);
+
+static void way_sources(const struct way *w, hash_set<tree> *seen, vec<tree> *through)
+{
+	tree fn = w->call;
+	struct shape *s;
+
+	if (!fn || alloctag_tagged_callee(fn))
+		return;
+	if ((s = shape(fn)))
+		external_sources(s, seen, through);
+	else if (TREE_PUBLIC(fn) && !fndecl_built_in_p(fn)
+		 && !in_system_header_at(DECL_SOURCE_LOCATION(fn)) && !through->contains(fn))
+		through->safe_push(fn);
+}
+
+static void external_sources(struct shape *s, hash_set<tree> *seen, vec<tree> *through)
+{
+	struct way *w;
+	struct def *d;
+	unsigned i;
+
+	if (seen->add(s->fndecl))
+		return;
+	FOR_EACH_VEC_ELT(s->returns, i, w)
+		way_sources(w, seen, through);
+	FOR_EACH_VEC_ELT(s->defs, i, d)
+		way_sources(&d->way, seen, through);
+}
+
+/*
+ * "UNIT\tNAME [THROUGH...]\n" for a public function of the unit that is a
+ * wrapper by the unit alone (no THROUGH), or may be one through external
+ * functions; or NULL.  What the list said is not written back: a wrapper
+ * through xstrdup stays one only while xstrdup does.
+ */
+static char *list_entry(struct shape *s, const char *unit)
+{
+	auto_vec<tree> through;
+	hash_set<tree> seen;
+	char *entry;
+
+	if (!TREE_PUBLIC(s->fndecl) || DECL_EXTERNAL(s->fndecl)
+	    || (address_taken && address_taken->contains(s->fndecl)))
+		return NULL;
+	if (!s->own)
+		external_sources(s, &seen, &through);
+	if (!s->own && through.is_empty())
+		return NULL;
+	entry = concat(unit, "\t", symbol_name(s->fndecl), NULL);
+	for (unsigned i = 0; i < through.length(); i++) {
+		char *next = concat(entry, " ", symbol_name(through[i]), NULL);
+
+		free(entry);
+		entry = next;
+	}
+	char *line = concat(entry, "\n", NULL);
+	free(entry);
+	return line;
+}
+
+/* The list with this unit's entries replaced, under a lock: units compile at once. */
+static void write_list(void)
+{
+	char *unit = unit_name();
+	vec<char *> lines = vNULL;
+	FILE *f;
+	unsigned i;
+	struct shape *s;
+
+	f = fopen(list_file, "a+");
+	if (!f || flock(fileno(f), LOCK_EX)) {
+		warning(0, "%<-fplugin-arg-alloctag-wrappers-file=%s%>: cannot write it: %m; "
+			"the wrappers of this unit are not listed for the others", list_file);
+		if (f)
+			fclose(f);
+		free(unit);
+		return;
+	}
+	rewind(f);
+	read_list(f, unit, &lines);
+	FOR_EACH_VEC_ELT(shapes, i, s)
+		if (char *entry = list_entry(s, unit))
+			lines.safe_push(entry);
+	if (ftruncate(fileno(f), 0) == 0) {
+		fputs("# alloctag: allocation wrappers by unit (UNIT<TAB>NAME [THROUGH...])\n", f);
+		for (i = 0; i < lines.length(); i++)
+			fputs(lines[i], f);
+	}
+	if (fflush(f) || ferror(f))
+		warning(0, "%<-fplugin-arg-alloctag-wrappers-file=%s%>: cannot write it: %m",
+			list_file);
+	fclose(f);	/* and the lock */
+	for (i = 0; i < lines.length(); i++)
+		free(lines[i]);
+	lines.release();
+	free(unit);
+}
+
+/*
+ * Once per unit, before its first function is rewritten: which functions
+ * of the unit are wrappers (the least fixpoint: none, then each whose
+ * return may be fresh with those found so far); the list file updated.
+ */
+/* The least fixpoint: none, then each whose return may be fresh with those found so far. */
+static void settle_wrappers(void)
+{
+	bool changed = true;
+	unsigned i;
+	struct shape *s;
+
+	FOR_EACH_VEC_ELT(shapes, i, s)
+		s->wrapper = false;
+	while (changed) {
+		changed = false;
+		FOR_EACH_VEC_ELT(shapes, i, s)
+			if (!s->wrapper && returns_fresh(s))
+				s->wrapper = changed = true;
+	}
+}
+
+/*
+ * Once per unit, before its first function is rewritten: which functions
+ * of the unit are wrappers, by the unit alone (for the list) and with what
+ * the list says; the list file updated.
+ */
+void alloctag_wrappers_resolve(void)
+{
+	unsigned i;
+	struct shape *s;
+
+	if (list_file) {
+		without_list = true;
+		settle_wrappers();
+		FOR_EACH_VEC_ELT(shapes, i, s)
+			s->own = s->wrapper;
+		without_list = false;
+	}
+	settle_wrappers();
+	if (list_file)
+		write_list();
+}

@@ -1,0 +1,141 @@
+// args: -fplugin-arg-alloctag-no-indirect
+/*
+ * Allocation wrappers, found by the compiler: a function that returns what a
+ * tagged call gave it, keeping no other copy, is charged to its callers'
+ * lines, however the value reaches its return (a NULL check, an identity
+ * function, memset or memcpy, writes through it, another wrapper, realloc,
+ * recursion, a pointer into it, aligned).  What keeps or hands on the block
+ * (even in the block itself), or is called through a pointer (its address
+ * taken) is no wrapper: charged to its own line.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "escape.h"
+
+static void die(void)
+{
+	abort();
+}
+
+static void *nonnull(void *p)
+{
+	if (!p)
+		die();
+	return p;
+}
+
+void *plain(size_t n) { return malloc(n); }
+void *checked(size_t n) { void *p = malloc(n); if (!p) die(); return p; }
+void *gnulib(size_t n) { return nonnull(calloc(n, 1)); }
+void *zeroed(size_t n) { return memset(checked(n), 0, n); }
+char *dup(const char *s) { size_t n = strlen(s) + 1; return memcpy(gnulib(n), s, n); }
+void *grow(void *p, size_t n) { void *r = realloc(p, n); if (!r && n) die(); return r; }
+void *recursive(int depth, size_t n) { return depth ? recursive(depth - 1, n) : malloc(n); }
+static int verbose;
+void *traced(size_t n)
+{
+	void *p = malloc(n);
+
+	if (verbose)
+		fprintf(stderr, "traced: %zu bytes at %p\n", n, p);
+	return p;
+}
+
+/* Its other returns are not fresh: a wrapper all the same. */
+static char pool[64];
+static size_t pool_used;
+void *pooled(size_t n)
+{
+	if (pool_used + n <= sizeof(pool)) {
+		pool_used += n;
+		return pool + pool_used - n;
+	}
+	return malloc(n);
+}
+
+/* A header's static inline wrapper (gawk's emalloc). */
+static inline void *emalloc(size_t n, const char *what)
+{
+	void *r = malloc(n);
+
+	if (r == NULL)
+		die();
+	(void)what;
+	return r;
+}
+
+/* Not wrappers. */
+static void *last;
+static void note(void *p) { last = p; }
+void *kept(size_t n) { void *p = malloc(n); last = p; return p; }			// site 0/0 60/1 60
+void *handed(size_t n) { void *p = malloc(n); note(p); return p; }			// site 0/0 90/1 90
+void *by_pointer(size_t n) { return malloc(n); }					// site 0/0 150/2 80
+void *self(size_t n) { void **p = malloc(n); *p = p; return p; }			// site 0/0 32/1 32
+
+/* Wrappers too: a pointer into the block, aligned as gnulib's mmalloca aligns it. */
+char *offset(size_t n) { char *p = malloc(n + 16); return p ? p + 16 : NULL; }
+void *aligned(size_t n)
+{
+	char *mem = malloc(n + 16);
+	uintptr_t u;
+
+	if (!mem)
+		return NULL;
+	u = (uintptr_t)mem;
+	mem += 16 - (u & 15);
+	mem[-1] = 16 - (u & 15);
+	return mem;
+}
+
+/* Constructors: wrappers. */
+struct node { struct node *next; long v; };
+struct node *push(struct node *head, long v)
+{
+	struct node *n = malloc(sizeof(*n));
+	n->next = head;
+	n->v = v;
+	return n;
+}
+struct node *build(int depth)
+{
+	struct node *x;
+
+	if (!depth)
+		return NULL;
+	x = malloc(sizeof(*x));
+	x->next = build(depth - 1);
+	return x;
+}
+
+int main(void)
+{
+	void *(*volatile through)(size_t) = by_pointer;
+	struct node *list = NULL;
+	char *s;
+
+	free(escape(plain(10)));							// site 0/0 10/1 10
+	free(escape(checked(20)));							// site 0/0 20/1 20
+	free(escape(gnulib(30)));							// site 0/0 30/1 30
+	free(escape(zeroed(40)));							// site 0/0 40/1 40
+	s = dup("hello");								// site 0/0 6/1 6
+	s = grow(s, 100);								// site 100/1 100/1 100
+	free(escape(recursive(3, 50)));							// site 0/0 50/1 50
+	free(escape(traced(55)));							// site 0/0 55/1 55
+	escape(pooled(16));	/* from the pool: nothing allocated */
+	escape(pooled(100));								// site 100/1 100/1 100
+	free(escape(emalloc(24, "a")));							// site 0/0 24/1 24
+	free(escape(emalloc(25, "b")));							// site 0/0 25/1 25
+	free(escape(kept(60)));
+	free(escape(handed(90)));
+	free(escape(by_pointer(70)));
+	free(escape(through(80)));
+	free(escape(self(32)));
+	escape(offset(0));								// site 16/1 16/1 16
+	escape(aligned(8));								// site 24/1 24/1 24
+	list = push(list, 1);								// site 16/1 16/1 16
+	list = push(list, 2);								// site 16/1 16/1 16
+	escape(build(3));								// site 48/3 48/3 48
+	return !escape(list) || !escape(s);
+}
