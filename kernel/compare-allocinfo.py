@@ -4,6 +4,10 @@
 with the alloctag plugin, as captured from serial consoles by check-kernel.sh.
 
     compare-allocinfo.py --macro BOOT.log... --plugin BOOT.log... [--module NAME...]
+    compare-allocinfo.py --macro BOOT.log... --plugin BOOT.log... --expect NAME=SOURCE
+
+/proc/allocinfo 1.0 (Linux 6.12) and 2.0 (7.x: a line may end in "accurate:no",
+kept as part of the tag) are read alike.
 
 A tag is (file:line, module, function); the same tag can be listed more than
 once (a static inline function of a header, one tag per object using it): tags
@@ -11,6 +15,9 @@ are compared as a multiset, and counters summed per tag.  Bytes and calls of a
 tag may differ between the two kernels by no more than they differ between
 boots of one kernel (what the boots given show for that tag); the tags of the
 --module modules, whose allocations are deterministic, must be equal.
+With --expect, the tags of module NAME in file SOURCE must be the lines of
+SOURCE with a comment "allocinfo: N calls" (or "N calls, B bytes"), with those
+counters in every boot, and carry the module's name.
 
 Prints details, then one 'PASS: name' or 'FAIL: name' line per check.
 """
@@ -19,7 +26,9 @@ import collections
 import re
 import sys
 
-LINE = re.compile(r"^\s*(-?\d+)\s+(\d+)\s+(\S+):(\d+)\s+(?:\[(\S+)\]\s+)?func:(\S+)\s*$")
+LINE = re.compile(r"^\s*(-?\d+)\s+(\d+)\s+(\S+):(\d+)\s+(?:\[(\S+)\]\s+)?func:(\S+)"
+                  r"((?:\s+\w+:\S+)*)\s*$")
+EXPECT = re.compile(r"allocinfo: (\d+) calls?(?:, (\d+) bytes)?")
 BEGIN, END = "alloctag-check: allocinfo begin", "alloctag-check: allocinfo end"
 
 
@@ -45,8 +54,8 @@ class Boot:
                     if not m:
                         self.junk += 1      # a kernel message in the middle
                         continue
-                    b, c, file, lineno, mod, func = m.groups()
-                    tag = (file, int(lineno), mod or "", func)
+                    b, c, file, lineno, mod, func, flags = m.groups()
+                    tag = (file, int(lineno), mod or "", func + flags)
                     self.count[tag] += 1
                     self.bytes[tag] += int(b)
                     self.calls[tag] += int(c)
@@ -83,6 +92,8 @@ def main():
     ap.add_argument("--no-counters", action="store_true",
                     help="compare the tags, not their counters (modules aside)")
     ap.add_argument("--name", help="added to the name of each check")
+    ap.add_argument("--expect", metavar="MODULE=SOURCE",
+                    help="the module's tags in SOURCE: its 'allocinfo: N calls' comments")
     args = ap.parse_args()
     global SUFFIX
     SUFFIX = " (%s)" % args.name if args.name else ""
@@ -98,6 +109,11 @@ def main():
     if not check("allocinfo captured", all(b.complete and b.count for b in macro + plugin), results):
         print("\n".join(results))
         return 1
+
+    if args.expect:
+        expect_module(args.expect, macro, plugin, results)
+        print("\n".join(results))
+        return 0 if all(r.startswith("PASS") for r in results) else 1
 
     # -- the set of tags
     m, p = macro[0], plugin[0]
@@ -172,6 +188,58 @@ def compare_modules(modules, macro, plugin, m, results):
         print("module %s: %d tags, %d calls" % (mod, len(tags), sum(m.calls[t] for t in tags)))
         check("module %s: %d tags, equal counters in every boot" % (mod, len(tags)),
               tags and not diff, results)
+
+
+def expect_module(spec, macro, plugin, results):
+    """The module's tags in its source: the annotated lines, their counters."""
+    mod, source = spec.split("=", 1)
+    want, block, blocks, depth = {}, {}, 0, []
+    with open(source) as f:
+        for n, line in enumerate(f, 1):
+            if re.match(r"\s*#\s*if", line):
+                blocks += 1
+                depth.append(blocks)
+            elif re.match(r"\s*#\s*endif", line) and depth:
+                depth.pop()
+            e = EXPECT.search(line)
+            if e:
+                want[n] = (int(e.group(1)), int(e.group(2)) if e.group(2) else None)
+                block[n] = depth[-1] if depth else 0
+    name = source.rsplit("/", 1)[-1]
+    bad = []
+    tagged = {t[1] for b in macro + plugin for t in b.count if t[0].rsplit("/", 1)[-1] == name}
+    # Lines under #if in the source: expected all or none (not compiled for this kernel)
+    for k in set(block.values()) - {0}:
+        lines = [n for n in want if block[n] == k]
+        if not tagged & set(lines):
+            print("module %s: %s:%s under #if, not compiled here" % (
+                mod, name, ",".join(map(str, lines))))
+            for n in lines:
+                del want[n]
+    for kind, boots in (("macros", macro), ("plugin", plugin)):
+        for i, b in enumerate(boots):
+            where = "%s boot %d" % (kind, i + 1)
+            tags = [t for t in b.count if t[0].rsplit("/", 1)[-1] == name]
+            for t in tags:
+                if t[2] != mod:
+                    bad.append("%s: %s: not in module %s" % (where, show(t), mod))
+            got = {t[1]: (b.calls[t], b.bytes[t]) for t in tags}
+            for n in sorted(set(want) | set(got)):
+                if n not in got:
+                    bad.append("%s: %s:%d: no tag" % (where, name, n))
+                elif n not in want:
+                    bad.append("%s: %s:%d: a tag the source does not expect (%d calls, %d bytes)"
+                               % (where, name, n, got[n][0], got[n][1]))
+                elif got[n][0] != want[n][0] or want[n][1] not in (None, got[n][1]):
+                    bad.append("%s: %s:%d: %d calls, %d bytes; expected %d calls%s"
+                               % (where, name, n, got[n][0], got[n][1], want[n][0],
+                                  "" if want[n][1] is None else ", %d bytes" % want[n][1]))
+    for line in bad:
+        print("  " + line)
+    print("module %s: %d tags expected in %s, %d calls" % (mod, len(want), name,
+                                                          sum(c for c, _ in want.values())))
+    check("module %s: its tags in %s exactly as the source expects, in every boot of both"
+          % (mod, name), bool(want) and not bad, results)
 
 
 if __name__ == "__main__":

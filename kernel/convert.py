@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Convert a Linux 6.12 source tree to tag allocations with the alloctag GCC plugin.
+"""Convert a Linux source tree (6.12, 7.2) to tag allocations with the alloctag GCC plugin.
 
     kernel/convert.py [--symlink] [--revert] [-v] KERNEL_TREE
 
@@ -23,16 +23,22 @@ so running it again replaces its own edits, and --revert removes them):
     so that with the plugin each call foo(...) gets its own tag, as the macro
     gives it; the macros stay for clang and for builds without the plugin.
     Hooks whose untagged variant is a macro, or that add arguments, get a
-    small static __always_inline variant made from the macro (ADAPTERS).
+    small static __always_inline variant made from the macro: its prototype
+    is the one the header documents for the hook (the '#if 0 /* kernel-doc */'
+    blocks of 7.x), or the one in ADAPTERS.
 
-Hook macros in .c files, alloc_hooks() around other expressions, and
-alloc_hooks_tag() with a run-time tag are left alone (listed with -v).  A hook
-this script does not know how to convert is an error: add it to ADAPTERS.
+Left alone, and listed with why by -v: hook macros in .c files, alloc_hooks()
+around other expressions, alloc_hooks_tag() with a run-time tag, and hooks no
+function can replace (a variant that makes a static object per call site, or
+takes optional arguments; a variadic hook that adds arguments).  Any other
+hook this script does not know how to convert is an error: add it to ADAPTERS.
 """
 import argparse
 import os
 import re
+import subprocess
 import sys
+import textwrap
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLUGIN_SRC = os.path.join(REPO, "plugin")
@@ -44,13 +50,22 @@ END = "alloctag: end"
 # Hooks converted through a static __always_inline variant: the prototype of
 # that variant, whose body is the macro's own expression with its arguments.
 # Needed when the untagged variant is a macro (in some configuration), or when
-# the hook passes arguments of its own.
+# the hook passes arguments of its own.  Entries for hooks a tree does not
+# have are unused: the table holds the hooks of every version converted, and
+# a hook whose tree documents its prototype needs no entry (kernel-doc rule).
 ADAPTERS = {
-    # the _noprof name is a macro
+    # the _noprof name is a macro (6.12)
     "kvmalloc_node": "__alloc_size(1) void *kvmalloc_node_noprof_fn(size_t size, gfp_t flags, int node)",
+    # the _noprof name is a macro (6.12; 7.2: it adds a kmalloc token)
     "kvmalloc_array": "__alloc_size(1, 2) void *kvmalloc_array_noprof_fn(size_t n, size_t size, gfp_t flags)",
     "kvcalloc_node": "__alloc_size(1, 2) void *kvcalloc_node_noprof_fn(size_t n, size_t size, gfp_t flags, int node)",
     "kvcalloc": "__alloc_size(1, 2) void *kvcalloc_noprof_fn(size_t n, size_t size, gfp_t flags)",
+    "kvmalloc_node_align": "__alloc_size(1) void *kvmalloc_node_align_noprof_fn(size_t size, unsigned long align, gfp_t flags, int node)",
+    "kmalloc_node": "__alloc_size(1) void *kmalloc_node_noprof_fn(size_t size, gfp_t flags, int node)",
+    "kmalloc_array_node": "__alloc_size(1, 2) void *kmalloc_array_node_noprof_fn(size_t n, size_t size, gfp_t flags, int node)",
+    "kmalloc_flags": "__alloc_size(1) void *kmalloc_flags_noprof_fn(size_t size, gfp_t flags, unsigned int alloc_flags, int node)",
+    "vrealloc_node": "__realloc_size(2) void *vrealloc_node_noprof_fn(const void *p, size_t size, gfp_t flags, int nid)",
+    "vrealloc": "__realloc_size(2) void *vrealloc_noprof_fn(const void *p, size_t size, gfp_t flags)",
     # ... and the hook adds _RET_IP_
     "kmalloc_node_track_caller": "__alloc_size(1) void *kmalloc_node_track_caller_noprof_fn(size_t size, gfp_t flags, int node)",
     # a macro on !CONFIG_NUMA
@@ -58,6 +73,7 @@ ADAPTERS = {
     # fixed-argument hooks that pass arguments of their own
     "kmem_buckets_alloc": "__alloc_size(2) void *kmem_buckets_alloc_noprof(kmem_buckets *b, size_t size, gfp_t flags)",
     "kmem_buckets_alloc_track_caller": "__alloc_size(2) void *kmem_buckets_alloc_track_caller_noprof(kmem_buckets *b, size_t size, gfp_t flags)",
+    "kmem_buckets_alloc_node_track_caller": "__alloc_size(2) void *kmem_buckets_alloc_node_track_caller_noprof(kmem_buckets *b, size_t size, gfp_t flags, int node)",
     "kmem_buckets_valloc": "__alloc_size(2) void *kmem_buckets_valloc_noprof(kmem_buckets *b, size_t size, gfp_t flags)",
     "__alloc_percpu_gfp": "__alloc_size(1) void __percpu *__alloc_percpu_gfp_noprof(size_t size, size_t align, gfp_t gfp)",
     "__alloc_percpu": "__alloc_size(1) void __percpu *__alloc_percpu_noprof(size_t size, size_t align)",
@@ -140,6 +156,7 @@ class Hook:
         self.variant = None             # the function calls are renamed to
         self.adapter = None             # C text of a static inline variant
         self.kept = None                # why it stays a macro
+        self.why = None                 # where an adapter's prototype is from
 
 
 def scan(text, path):
@@ -167,14 +184,37 @@ def scan(text, path):
     return hooks, others, guard
 
 
-def macro_names(tree):
-    """Every name #defined as a macro in a header of the tree (a rough scan)."""
-    names = set()
-    define = re.compile(rb"^\s*#\s*define\s+(\w+)", re.M)
+def macro_defs(tree):
+    """name -> (parameters, body) of the macros #defined in the headers of the
+    tree (a rough scan: the first definition of each name)."""
+    defs = {}
     for path in headers(tree):
         with open(path, "rb") as f:
-            names.update(n.decode() for n in define.findall(f.read()))
-    return names
+            raw = f.read()
+        if b"define" not in raw:
+            continue
+        for _, line in logical_lines(raw.decode("utf-8", "surrogateescape")):
+            m = DEFINE.match(line)
+            if m and m.group(1) not in defs:
+                defs[m.group(1)] = (m.group(2) or "", " ".join(m.group(3).split()))
+    return defs
+
+
+KERNEL_DOC_BLOCK = re.compile(r"^#if 0 /\* kernel-doc \*/\n(.*?)^#endif", re.M | re.S)
+
+
+def documented_prototypes(text):
+    """name -> prototype of the functions declared in the '#if 0 /* kernel-doc */'
+    blocks of a header: the documented interface of hooks that are macros."""
+    protos = {}
+    for block in KERNEL_DOC_BLOCK.findall(text):
+        code = re.sub(r"/\*.*?\*/", " ", block, flags=re.S)
+        for decl in code.split(";"):
+            decl = " ".join(decl.split())
+            m = re.fullmatch(r"([\w\s*]+?\W)(\w+)\s*\(([^()]*)\)", decl)
+            if m:
+                protos[m.group(2)] = (m.group(1).strip(), m.group(3))
+    return protos
 
 
 def headers(tree, exts=(".h",)):
@@ -189,7 +229,39 @@ def headers(tree, exts=(".h",)):
 
 # ------------------------------------------------------------ converting hooks
 
-VA_HOOK = re.compile(r"alloc_hooks\((\w+)\(__VA_ARGS__\)\)$")
+MAX_WIDTH = 100     # columns, as checkpatch counts them
+
+
+def width(line):
+    return len(line.rstrip("\n").expandtabs(8))
+
+
+def wrap_call(line):
+    """LINE, a call or prototype 'f(a, b, ...)', its arguments wrapped at the
+    top-level commas under the open parenthesis when it is too wide."""
+    if width(line) <= MAX_WIDTH:
+        return line
+    open_ = line.index("(")
+    args, depth, start = [], 0, open_ + 1
+    for i in range(open_, len(line)):
+        c = line[i]
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if c == "," and depth == 1:
+            args.append(line[start:i + 1].strip())
+            start = i + 1
+    args.append(line[start:].strip())
+    col = width(line[:open_ + 1])
+    indent = "\t" * (col // 8) + " " * (col % 8)
+    out = line[:open_ + 1] + args[0]
+    lines = []
+    for a in args[1:]:
+        if width(out + " " + a) > MAX_WIDTH:
+            lines.append(out)
+            out = indent + a
+        else:
+            out += " " + a
+    return "\n".join(lines + [out])
 
 
 def split_prototype(proto):
@@ -204,7 +276,7 @@ def split_prototype(proto):
     return name, params
 
 
-def make_adapter(hook, proto):
+def make_adapter(hook, proto, why):
     """A static inline function doing what the hook macro's alloc_hooks() does."""
     name, params = split_prototype(proto)
     expr = re.fullmatch(r"alloc_hooks\((.*)\)", hook.body)
@@ -221,33 +293,82 @@ def make_adapter(hook, proto):
         mapping = dict(zip(macro_params, params))
         expr = re.sub(r"\b\w+\b", lambda m: mapping.get(m.group(0), m.group(0)), expr)
     hook.variant = name
-    hook.adapter = "static __always_inline %s\n{\n\treturn %s;\n}\n" % (proto, expr)
+    head = "static __always_inline " + proto
+    if width(head) > MAX_WIDTH:     # the name on a line of its own, as kernel style allows
+        cut = proto.index(name + "(")
+        head = "static __always_inline %s\n%s" % (proto[:cut].rstrip(), wrap_call(proto[cut:]))
+    hook.adapter = "%s\n{\n%s;\n}\n\n" % (head, wrap_call("\treturn " + expr))
+    hook.why = why
 
 
-def classify(hook, macros):
+def pass_through(hook):
+    """The function or macro a hook passes its arguments to unchanged, or None."""
+    m = re.fullmatch(r"alloc_hooks\((\w+)\((.*)\)\)", hook.body)
+    if not m:
+        return None
+    if hook.params == "(...)":
+        return m.group(1) if m.group(2) == "__VA_ARGS__" else None
+    params = [p.strip() for p in hook.params[1:-1].split(",")]
+    args = [a.strip() for a in m.group(2).split(",")]
+    return m.group(1) if params == args else None
+
+
+def why_kept(hook, defs):
+    """Why a hook must stay a macro, or None: what no function can do."""
+    called = re.match(r"alloc_hooks\((\w+)\(", hook.body)
+    params, body = defs.get(called.group(1), ("", "")) if called else ("", "")
+    if re.search(r"\bstatic\b", body):
+        return ("its variant %s makes a static object per call site (a lockdep class key): "
+                "a function would make one for all" % called.group(1))
+    if "COUNT_ARGS" in body:
+        return ("its variant %s takes optional arguments (COUNT_ARGS): no one prototype"
+                % called.group(1))
+    if hook.params.endswith("...)") and hook.params != "(...)":
+        return "variadic, and it adds arguments before them: a function cannot pass on '...'"
+    return None
+
+
+def classify(hook, defs, docs):
+    """How HOOK is converted: a declaration of its variant (hook.variant), an
+    adapter (hook.adapter), or not at all (hook.kept says why)."""
     if hook.path.endswith(".c"):
         hook.kept = "local to a .c file"
         return
-    if hook.name in ADAPTERS:
-        make_adapter(hook, ADAPTERS[hook.name])
+    variant = pass_through(hook)
+    if variant and variant not in defs:
+        hook.variant, hook.why = variant, None
         return
-    m = VA_HOOK.match(hook.body) if hook.params == "(...)" else None
-    if not m:
-        sys.exit("alloctag: %s:%d: don't know how to convert hook %s: %s\n"
-                 "  give it a variant's prototype in ADAPTERS (%s)"
-                 % (hook.path, hook.line, hook.name, hook.body, __file__))
-    if m.group(1) in macros:
+    if hook.name in ADAPTERS:
+        make_adapter(hook, ADAPTERS[hook.name], "ADAPTERS")
+        return
+    called = re.match(r"alloc_hooks\((\w+)\(", hook.body)
+    if called and hook.name in docs:
+        # the header documents the hook's prototype (kernel-doc of a macro)
+        ret, params = docs[hook.name]
+        name = called.group(1) + "_fn"
+        make_adapter(hook, "%s%s%s(%s)" % (ret, "" if ret.endswith("*") else " ", name, params),
+                     "kernel-doc prototype")
+        return
+    hook.kept = why_kept(hook, defs)
+    if hook.kept:
+        return
+    if variant:
         sys.exit("alloctag: %s:%d: the untagged variant %s of %s is a macro\n"
                  "  give %s a variant's prototype in ADAPTERS (%s)"
-                 % (hook.path, hook.line, m.group(1), hook.name, hook.name, __file__))
-    hook.variant = m.group(1)
+                 % (hook.path, hook.line, variant, hook.name, hook.name, __file__))
+    sys.exit("alloctag: %s:%d: don't know how to convert hook %s: %s\n"
+             "  give it a variant's prototype in ADAPTERS (%s)"
+             % (hook.path, hook.line, hook.name, hook.body, __file__))
 
 
 def declaration(hook):
     attr = "alloc_tagged"
     if hook.variant != hook.name + "_noprof":
         attr += '("%s")' % hook.variant
-    return "extern typeof(%s) %s __attribute__((%s));\n" % (hook.variant, hook.name, attr)
+    line = "extern typeof(%s) %s __attribute__((%s));\n" % (hook.variant, hook.name, attr)
+    if width(line) > MAX_WIDTH:
+        line = "extern typeof(%s) %s\n\t__attribute__((%s));\n" % (hook.variant, hook.name, attr)
+    return line
 
 
 def header_block(hooks):
@@ -327,7 +448,7 @@ gcc-plugin-cflags-$(CONFIG_GCC_PLUGIN_ALLOC_TAG)		\\
 # an allocator's function type (ops->alloc(), mempool_alloc_t, ...).
 gcc-plugin-cflags-$(CONFIG_GCC_PLUGIN_ALLOC_TAG)		\\
 		+= -fplugin-arg-{plugin}-no-indirect
-ifdef CONFIG_GCC_PLUGIN_ALLOC_TAG
+{enabled}ifdef CONFIG_GCC_PLUGIN_ALLOC_TAG
     DISABLE_ALLOC_TAG_PLUGIN += -fplugin-arg-{plugin}-disable -UALLOC_TAG_PLUGIN
 endif
 export DISABLE_ALLOC_TAG_PLUGIN
@@ -347,6 +468,24 @@ PLUGIN_MAKEFILE = """\
 def plugin_sources():
     return sorted(f for f in os.listdir(PLUGIN_SRC)
                   if f.startswith("alloctag_") and f.endswith((".c", ".h")))
+
+
+ENABLED = """\
+# As alloc_hooks_tag(): a tag only while mem_alloc_profiling_enabled(),
+# a static key, holds; the call made either way.
+gcc-plugin-cflags-$(CONFIG_GCC_PLUGIN_ALLOC_TAG)		\\
+		+= -fplugin-arg-{plugin}-enabled=mem_alloc_profiling_enabled
+"""
+
+
+def enabled_flags(tree):
+    """The plugin flags for a tree whose alloc_hooks_tag() makes its tag
+    current only while profiling is enabled (Linux 7), or nothing (6.12)."""
+    header = read(os.path.join(tree, "include", "linux", "alloc_tag.h"))
+    hooks = re.search(r"#define alloc_hooks_tag\(.*?\n\}\)", header, re.S)
+    if hooks and "mem_alloc_profiling_enabled()" in hooks.group(0):
+        return ENABLED.format(plugin=PLUGIN)
+    return ""
 
 
 def install_plugin(tree, symlink, revert):
@@ -369,7 +508,8 @@ def install_plugin(tree, symlink, revert):
             changed += write_if_changed(path, read(src))
 
     fmt = dict(begin=BEGIN, end=END, plugin=PLUGIN,
-               objs=" ".join(f[:-2] + ".o" for f in plugin_sources() if f.endswith(".c")))
+               objs=" ".join(f[:-2] + ".o" for f in plugin_sources() if f.endswith(".c")),
+               enabled=enabled_flags(tree))
     edits = [
         ("scripts/gcc-plugins/Makefile",
          lambda t: insert_before_last(t, r"always-y \+= \$\(GCC_PLUGIN\)",
@@ -388,25 +528,156 @@ def install_plugin(tree, symlink, revert):
     return changed
 
 
+# ------------------------------------------------------------------ patches
+
+# Subject prefixes of the header conversions, by path (first match).
+SUBSYSTEMS = [
+    (r"include/linux/(slab|string|fortify-string)\.h|mm/slab\.h", "mm/slab"),
+    (r"include/linux/vmalloc\.h", "mm/vmalloc"),
+    (r"include/linux/percpu\.h", "percpu"),
+    (r"include/linux/mempool\.h", "mempool"),
+    (r"include/crypto/|crypto/", "crypto"),
+    (r"include/linux/bpfptr\.h", "bpf"),
+    (r"include/net/|net/|include/linux/(skbuff|skb_array|ptr_ring|sockptr)\.h", "net"),
+    (r"include/linux/workqueue\.h", "workqueue"),
+    (r"arch/(\w+)/", r"\1"),
+    (r"fs/(\w+)/", r"\1"),
+    (r"", "mm"),
+]
+
+PLUGIN_MESSAGE = """\
+gcc-plugins: add the alloctag plugin, which tags allocation call sites
+
+With CONFIG_MEM_ALLOC_PROFILING every allocator foo has an untagged
+foo_noprof() and a macro
+
+	#define foo(...) alloc_hooks(foo_noprof(__VA_ARGS__))
+
+that puts a static struct alloc_tag at each call site.  The alloctag GCC
+plugin gives each direct call of a function declared
+__attribute__((alloc_tagged)) the same tag (file, line, function, module
+name, per-CPU counters) and calls the untagged variant, so that a header
+can declare its allocators instead of wrapping them in macros.
+
+This adds the plugin (scripts/gcc-plugins/alloctag_*.c), its Kconfig symbol
+GCC_PLUGIN_ALLOC_TAG and its flags: -DALLOC_TAG_PLUGIN, under which the
+headers use the declarations (the following patches), the counters'
+section (.data..percpu, as DEFINE_PER_CPU() puts them), the module name
+(KBUILD_MODNAME in modules), and DISABLE_ALLOC_TAG_PLUGIN, the per-object
+opt-out the other plugins have.  Nothing changes without the option; with
+it, /proc/allocinfo lists the same call sites as with the macros.
+"""
+
+
+def subsystem(rel):
+    for pattern, prefix in SUBSYSTEMS:
+        m = re.match(pattern, rel)
+        if m:
+            return m.expand(prefix)
+    return "mm"
+
+
+def fill(text):
+    return textwrap.fill(" ".join(text.split()), 72)
+
+
+def header_message(prefix, files):
+    """The commit message of the conversion of FILES: {rel: [converted hooks]}."""
+    names = [h.name for hooks in files.values() for h in hooks]
+    adapters = [h.name for hooks in files.values() for h in hooks if h.adapter]
+    n = len(names)
+    paras = [
+        fill("With CONFIG_GCC_PLUGIN_ALLOC_TAG, declare the allocation hook%s of %s as "
+             "%s tagged by the alloctag plugin instead of using %s alloc_hooks() "
+             "macro%s. Under ALLOC_TAG_PLUGIN the macro%s"
+             % ("s" if n > 1 else "", ", ".join(sorted(files)), "functions" if n > 1 else "a function",
+                "their" if n > 1 else "its", "s" if n > 1 else "", "s" if n > 1 else "")),
+        textwrap.fill(", ".join(names), 72, initial_indent="\t", subsequent_indent="\t"),
+        fill("%s #undef'd and become%s a declaration"
+             % (("are", "") if n > 1 else ("is", "s"))),
+        "\textern typeof(foo_noprof) foo __attribute__((alloc_tagged));",
+        fill("whose calls the plugin tags with the same file, line and function as the "
+             "macro. The declarations come at the end of each header, so every earlier "
+             "line keeps its number. Without the plugin (clang, the option off, or "
+             "DISABLE_ALLOC_TAG_PLUGIN) the macros stay."),
+    ]
+    if adapters:
+        paras.append(fill("%s %s an untagged variant that is a macro or that adds arguments: "
+                          "%s a static __always_inline variant made from the macro."
+                          % (", ".join(adapters), "has" if len(adapters) == 1 else "have",
+                             "it gets" if len(adapters) == 1 else "they get")))
+    subject = "%s: alloc_tag: declare the allocation hooks of %s for the alloctag plugin" % (
+        prefix, ", ".join(os.path.basename(f) for f in sorted(files)))
+    if len(subject) > 75:
+        subject = "%s: alloc_tag: declare %d allocation hook%s for the alloctag plugin" % (
+            prefix, n, "s" if n > 1 else "")
+    return subject + "\n\n" + "\n\n".join(paras) + "\n"
+
+
+def git(tree, *args, **kw):
+    return subprocess.run(["git", "-C", tree] + list(args), check=True, text=True,
+                          stdout=subprocess.PIPE, **kw).stdout
+
+
+def write_patches(tree, outdir, plan):
+    """The conversion as commits on a detached HEAD, written by git format-patch
+    into OUTDIR; the tree is left at the commit it was at."""
+    try:
+        if git(tree, "status", "--porcelain", "--untracked-files=no"):
+            sys.exit("alloctag: %s: commit or stash your changes first" % tree)
+        base = git(tree, "rev-parse", "HEAD").strip()
+        branch = git(tree, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    except (subprocess.CalledProcessError, OSError) as e:
+        sys.exit("alloctag: %s: --patches needs a git tree: %s" % (tree, e))
+    git(tree, "checkout", "-q", "--detach")
+    try:
+        install_plugin(tree, False, False)
+        git(tree, "add", "-A", "-f", "scripts/gcc-plugins", "scripts/Makefile.gcc-plugins")
+        git(tree, "commit", "-q", "-s", "-F", "-", input=PLUGIN_MESSAGE)
+        groups = {}
+        for path, rel, hooks, guard in plan:
+            if any(h.variant for h in hooks):
+                groups.setdefault(subsystem(rel), []).append((path, rel, hooks, guard))
+        for prefix in sorted(groups, key=lambda p: (p != "mm", p)):
+            files = {}
+            for path, rel, hooks, guard in groups[prefix]:
+                convert_header(path, hooks, guard)
+                files[rel] = [h for h in hooks if h.variant]
+                git(tree, "add", "-f", rel)
+            git(tree, "commit", "-q", "-s", "-F", "-", input=header_message(prefix, files))
+        os.makedirs(outdir, exist_ok=True)
+        out = git(tree, "format-patch", "-o", os.path.abspath(outdir), base + "..HEAD")
+    finally:
+        git(tree, "checkout", "-q", "-f", branch if branch != "HEAD" else base)
+    print("alloctag: %s: %d patches in %s (against %s)"
+          % (tree, len(out.split()), outdir, base[:12]))
+
+
 # ------------------------------------------------------------------------ main
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("tree", help="Linux source tree (6.12)")
+    ap.add_argument("tree", help="Linux source tree (6.12, 7.2)")
     ap.add_argument("--symlink", action="store_true",
                     help="link the plugin sources instead of copying them")
     ap.add_argument("--revert", action="store_true", help="undo every edit of this script")
+    ap.add_argument("--patches", metavar="DIR",
+                    help="write the conversion of a git tree as a git format-patch series "
+                    "into DIR (the plugin, then the headers by subsystem); the tree stays as it is")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every hook")
     args = ap.parse_args()
     tree = os.path.abspath(args.tree)
     if not os.path.exists(os.path.join(tree, "include/linux/alloc_tag.h")):
         sys.exit("alloctag: %s: not a Linux tree with memory allocation profiling" % tree)
+    if args.patches and (args.revert or args.symlink):
+        sys.exit("alloctag: --patches converts a clean tree: no --revert, no --symlink")
 
-    changed = install_plugin(tree, args.symlink, args.revert)
+    changed = 0 if args.patches else install_plugin(tree, args.symlink, args.revert)
 
-    macros = set() if args.revert else macro_names(tree)
+    defs = {} if args.revert else macro_defs(tree)
     converted, adapters, kept = 0, 0, 0
     touched = set()     # headers with converted hooks
+    plan = []           # (path, rel, hooks, guard) of each header
     for path in headers(tree, (".h", ".c")):
         with open(path, "rb") as f:
             raw = f.read()
@@ -415,24 +686,31 @@ def main():
         rel = os.path.relpath(path, tree)
         text = strip_block(read(path)) if path.endswith(".h") else read(path)
         hooks, others, guard = scan(text, rel)
+        docs = documented_prototypes(text)
         if args.revert:
             hooks, others = [], []
         for h in hooks:
-            classify(h, macros)
+            classify(h, defs, docs)
             converted += h.variant is not None
             if h.variant:
                 touched.add(rel)
             adapters += h.adapter is not None
             if args.verbose:
                 how = ("stays a macro: " + h.kept if h.kept else
-                       "adapter " + h.variant if h.adapter else "-> " + h.variant)
+                       "adapter %s (%s)" % (h.variant, h.why) if h.adapter
+                       else "-> " + h.variant)
                 print("%s:%d: %s %s" % (rel, h.line, h.name, how))
         kept += len(others) + sum(h.kept is not None for h in hooks)
         for n, why in others:
             if args.verbose:
                 print("%s:%d: stays: %s" % (rel, n, why))
         if path.endswith(".h"):
-            changed += convert_header(path, hooks, guard)
+            plan.append((path, rel, hooks, guard))
+    if args.patches:
+        write_patches(tree, args.patches, plan)
+        return
+    for path, rel, hooks, guard in plan:
+        changed += convert_header(path, hooks, guard)
     if args.revert:
         print("alloctag: reverted %s: %d files changed" % (tree, changed))
     else:

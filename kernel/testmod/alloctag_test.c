@@ -33,13 +33,13 @@ static void keep(void *p)
 /* One tag in this inline function, two calls from its two callers. */
 static inline void *twice(size_t n)
 {
-	return kzalloc(n, GFP_KERNEL);
+	return kzalloc(n, GFP_KERNEL);	/* allocinfo: 2 calls: twice(40), twice(48) */
 }
 
 static noinline void *caller(void)
 {
 	/* kmalloc_track_caller -> kmalloc_node_track_caller(..., _RET_IP_) */
-	return kmalloc_track_caller(24, GFP_KERNEL);
+	return kmalloc_track_caller(24, GFP_KERNEL);	/* allocinfo: 1 call */
 }
 
 static int __init alloctag_test_init(void)
@@ -49,36 +49,46 @@ static int __init alloctag_test_init(void)
 	int i;
 
 	for (i = 0; i < 3; i++)			/* one tag, three calls */
-		keep(kmalloc(32, GFP_KERNEL));
-	keep(kmalloc_array(4, 16, GFP_KERNEL));
-	keep(kcalloc(2, 64, GFP_KERNEL));
-	keep(kmemdup(msg, sizeof(msg), GFP_KERNEL));
-	p = kmalloc(8, GFP_KERNEL);
-	keep(krealloc(p, 128, GFP_KERNEL));
+		keep(kmalloc(32, GFP_KERNEL));	/* allocinfo: 3 calls */
+	keep(kmalloc_array(4, 16, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(kcalloc(2, 64, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(kmemdup(msg, sizeof(msg), GFP_KERNEL));	/* allocinfo: 1 call */
+	p = kmalloc(8, GFP_KERNEL);	/* allocinfo: 0 calls: krealloc() below freed it */
+	keep(krealloc(p, 128, GFP_KERNEL));	/* allocinfo: 1 call */
 	keep(twice(40));
 	keep(twice(48));
 	keep(caller());
-	keep(kvmalloc(1000, GFP_KERNEL));
-	keep(kvzalloc(2000, GFP_KERNEL));
-	keep(kvmalloc_array(10, 100, GFP_KERNEL));
-	keep(kvcalloc(10, 100, GFP_KERNEL));
-	keep(vmalloc(3 * PAGE_SIZE));
-	keep(vzalloc(PAGE_SIZE));
+	keep(kvmalloc(1000, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(kvzalloc(2000, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(kvmalloc_array(10, 100, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(kvcalloc(10, 100, GFP_KERNEL));	/* allocinfo: 1 call */
+	keep(vmalloc(3 * PAGE_SIZE));	/* allocinfo: 4 calls: 3 pages and the vm_struct */
+	keep(vzalloc(PAGE_SIZE));	/* allocinfo: 2 calls: 1 page and the vm_struct */
 	if (IS_ENABLED(CONFIG_NUMA))		/* a tag, never called here */
-		keep(kmalloc_node(64, GFP_KERNEL, 0));
+		keep(kmalloc_node(64, GFP_KERNEL, 0));	/* allocinfo: 0 calls: never runs here (!NUMA) */
 
-	pages = __get_free_pages(GFP_KERNEL, 1);
-	zpage = get_zeroed_page(GFP_KERNEL);
-	page = alloc_pages(GFP_KERNEL, 0);
-	exact = alloc_pages_exact(3 * PAGE_SIZE, GFP_KERNEL);
-	pcpu = alloc_percpu(int);
+	pages = __get_free_pages(GFP_KERNEL, 1);	/* allocinfo: 1 call */
+	zpage = get_zeroed_page(GFP_KERNEL);	/* allocinfo: 1 call */
+	page = alloc_pages(GFP_KERNEL, 0);	/* allocinfo: 1 call */
+	exact = alloc_pages_exact(3 * PAGE_SIZE, GFP_KERNEL);	/* allocinfo: 3 calls: one per page kept */
+	pcpu = alloc_percpu(int);	/* allocinfo: 0 calls: the first chunk has no tags */
 
 	cache = kmem_cache_create("alloctag_test", 200, 0, 0, NULL);
 	if (cache) {
-		keep(kmem_cache_alloc(cache, GFP_KERNEL));
-		keep(kmem_cache_zalloc(cache, GFP_KERNEL));
+		keep(kmem_cache_alloc(cache, GFP_KERNEL));	/* allocinfo: 1 call */
+		keep(kmem_cache_zalloc(cache, GFP_KERNEL));	/* allocinfo: 1 call */
 	}
-	pool = mempool_create_kmalloc_pool(2, 96);
+	pool = mempool_create_kmalloc_pool(2, 96);	/* allocinfo: 3 calls (mempool_create_node) */
+#ifdef kmalloc_obj
+	{
+		/* Linux 7.0 and later: macros that take a type, built on hooks */
+		struct obj { long a[5]; } *o;
+
+		keep(kmalloc_obj(*o, GFP_KERNEL));	/* allocinfo: 1 call */
+		keep(kzalloc_objs(struct obj, 3, GFP_KERNEL));	/* allocinfo: 1 call */
+		keep(kvmalloc_obj(*o));	/* allocinfo: 1 call */
+	}
+#endif
 
 	pr_info("alloctag_test: %d allocations kept\n", nptrs);
 	return 0;
