@@ -7,10 +7,13 @@
 #   make check-compilers the testsuite with GCC 13, 14, 15 and 16, in Debian roots
 #   make check-deb       the Debian packages (debian/) built, lintian, installed, used
 #   make tool            the alloctag command (top, snapshot, diff, record, plot, pprof)
+#   make docs/plot.png   the README's picture, from a real run (docs/plot.sh)
 #   make install         PREFIX=/usr/local DESTDIR= PLUGINDIR=$$($(CC) -print-file-name=plugin)
 #                        DATADIR=$(PREFIX)/share/alloctag INCLUDEDIR=$(PREFIX)/include
 #                        LIBDIR=$(PREFIX)/lib PKGCONFIGDIR=$(LIBDIR)/pkgconfig
-#                        MANDIR=$(PREFIX)/share/man (then gcc -fplugin=alloctag finds
+#                        MANDIR=$(PREFIX)/share/man
+#                        BASHCOMPDIR=$(PREFIX)/share/bash-completion/completions
+#                        (then gcc -fplugin=alloctag finds
 #                        the plugin, alloctag-cc and alloctag-c++ are in PATH,
 #                        pkg-config --cflags --libs alloctag gives the flags)
 #
@@ -32,7 +35,7 @@ PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unu
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
 RUNTIME_SRCS := $(addprefix runtime/,malloc.c base.c heap.c segment.c large.c next.c registry.c \
-	counters.c counters_read.c format.c live.c live_dir.c config.c report.c process.c)
+	counters.c counters_read.c format.c live.c live_dir.c config.c report.c process.c sys.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
@@ -52,12 +55,16 @@ endif
 # The alloctag command (tool/): libc only.  It reads live files, sums
 # counters and writes reports with the runtime's own code for them.
 TOOL_SRCS := $(wildcard tool/*.c)
-TOOL_SHARED := counters_read format live_dir
+TOOL_SHARED := counters_read format live_dir sys
 TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
 	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
-TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Itool -Iruntime \
+TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Itool -Iruntime \
 	-DALLOCTAG_VERSION='"$(VERSION)"'
 TOOL := $(B)/alloctag
+# Its manual pages and bash completion, written by the command itself from
+# the table its --help prints (tool/cli_table.c): they cannot disagree.
+MANUALS := $(addprefix $(B)/doc/,alloctag.1 alloctag-cc.1 alloctag.7 alloctag.bash)
 
 PREFIX ?= /usr/local
 PLUGINDIR ?= $(PLUGIN_DIR)
@@ -68,6 +75,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # alloctag.pc names a directory under $(PREFIX) relative to its ${prefix}.
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 # The compiler's own include directory is never given as -isystem: that moves
@@ -106,7 +114,7 @@ $(B)/gcc-plugin-dir: FORCE | $(B)/plugin
 	@echo '$(PLUGIN_DIR)' | cmp -s - $@ || echo '$(PLUGIN_DIR)' > $@
 FORCE:
 
-$(B)/plugin $(B)/tool:
+$(B)/plugin $(B)/tool $(B)/doc:
 	mkdir -p $@
 
 # After the plugin: alloctag-cc is made with its path and hash, and two
@@ -133,7 +141,7 @@ $(eval $(call runtime_in,$(B),))
 $(eval $(call runtime_in,$(B)/debug,-DALLOCTAG_DEBUG -O1))
 
 tool:
-	@$(MAKE) --no-print-directory $(TOOL)
+	@$(MAKE) --no-print-directory $(TOOL) $(MANUALS)
 
 $(B)/tool/%.o: tool/%.c $(wildcard tool/*.h) $(wildcard runtime/*.h) $(B)/gcc-plugin-dir | $(B)/tool
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -143,6 +151,9 @@ $(B)/tool/runtime-%.o: runtime/%.c $(wildcard runtime/*.h) $(B)/gcc-plugin-dir |
 
 $(TOOL): $(TOOL_OBJS)
 	$(CC) -o $@ $^ -lm
+
+$(B)/doc/%: $(TOOL) | $(B)/doc
+	$(TOOL) --manual=$* > $@
 
 # alloctag-cc or alloctag-c++ (language $(1)) with the paths of this build
 # (install writes its own): plugin $(2), headers $(3), libraries $(4), into
@@ -162,9 +173,13 @@ define make_alloctag_cc
 	    -e 's|@LIBC_FUNCTIONS@|$(LIBC_FUNCTIONS)|' \
 	    -e "s|@PLUGIN_ID@|$$(sha256sum < $(PLUGIN) | cut -d' ' -f1)|" \
 	    -e '/^@DRIVER_COMMON@$$/{' -e 'r runtime/alloctag-driver.sh' -e 'd' -e '}' \
+	    -e '/^@HELP@$$/{' -e 'r $(B)/doc/alloctag-cc.help' -e 'd' -e '}' \
 	    runtime/alloctag-cc.in > $(5) && chmod 755 $(5)
 endef
-DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags
+# The drivers' --alloctag-help: alloctag --manual=alloctag-cc.help, from the
+# table alloctag-cc(1) is made of (tool/cli_table.c).
+DRIVER_SOURCES := runtime/alloctag-cc.in runtime/alloctag-driver.sh runtime/alloctag-libc.tags \
+	$(B)/doc/alloctag-cc.help
 
 $(INCLUDE): runtime/alloctag.h
 	mkdir -p $(@D) && cp $< $@
@@ -208,7 +223,8 @@ check:
 
 install: all
 	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/alloctag.so
 	install -m 644 runtime/alloctag.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 runtime/alloctag-libc.tags $(DESTDIR)$(DATADIR)/
@@ -217,7 +233,9 @@ install: all
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/alloctag
 	$(call make_alloctag_cc,c,$(PLUGINDIR)/alloctag.so,$(INCLUDEDIR),$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/alloctag-cc,)
 	$(call make_alloctag_cc,c++,$(PLUGINDIR)/alloctag.so,$(INCLUDEDIR),$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/alloctag-c++,)
-	install -m 644 docs/alloctag.1 docs/alloctag-cc.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/doc/alloctag.1 $(B)/doc/alloctag-cc.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/doc/alloctag.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 $(B)/doc/alloctag.bash $(DESTDIR)$(BASHCOMPDIR)/alloctag
 	echo '.so man1/alloctag-cc.1' > $(DESTDIR)$(MANDIR)/man1/alloctag-c++.1
 	install -d $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PLUGINDIR@|$(PLUGINDIR)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -258,12 +276,30 @@ check-builds:
 check-distro:
 	@CC=$(CC) testsuite/distro/run $(PKGS)
 
-# Linux 6.12 built with the alloc_hooks() macros and with the plugin, booted
-# under QEMU, /proc/allocinfo compared, with GCC 12 and GCC 14 (kernel/README.md;
-# 25 to 30 minutes).
-.PHONY: check-kernel
+# Linux built with the alloc_hooks() macros and with the plugin, booted under
+# QEMU, /proc/allocinfo compared: 6.12 x86_64 with GCC 12 (kernel/README.md;
+# ALLOCTAG_KERNEL_TARGETS="7.2/x86_64 7.2/arm64" for 7.2).  check-kernel-matrix:
+# 6.12 with GCC 12 and 14, 7.2 x86_64 and arm64 with GCC 12 and 16.
+KERNEL_MATRIX := 6.12/x86_64/$(CC) 6.12/x86_64/gcc-14 7.2/x86_64/$(CC) 7.2/x86_64/gcc-16 \
+	7.2/arm64/$(CC) 7.2/arm64/gcc-16
+.PHONY: check-kernel check-kernel-matrix check-kernel-patches
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
+check-kernel-matrix:
+	@CC=$(CC) ALLOCTAG_KERNEL_PAIRS="$(KERNEL_MATRIX)" bash kernel/check-kernel.sh
+# kernel/convert.py --patches on Linux 7.2: git am, checkpatch --strict,
+# tinyconfig builds after the first and the last patch (not in CI).
+check-kernel-patches:
+	@bash kernel/check-patches.sh 7.2
+
+# The README's picture: examples/live/server.c run 10 s under alloctag
+# record, alloctag plot of it, the page shot by headless Chromium
+# (docs/plot.sh; chromium installed with apt-get where missing).  A real
+# run each time: commit the new docs/plot.png.
+.PHONY: docs/plot.png
+docs/plot.png: examples
+	@sh plugin/ensure-deps.sh $(CC) chromium
+	@bash docs/plot.sh $(B) $@
 
 # What the alloctag command shows a person, checked with tmux (top), headless
 # Chromium (plot's page) and go tool pprof (its profiles); installs them with

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include "counters_mem.h"
 #include "counters_read.h"
+#include "sys.h"
 #include "live_dir.h"
 
 char *alloctag_extents[COUNTERS_MAX_EXTENTS];
@@ -61,14 +62,6 @@ void alloctag_unmap(void *p, size_t size)
 	munmap(p, size);
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static struct counters_header *header(void)
 {
 	return (struct counters_header *)alloctag_extents[0];
@@ -92,7 +85,7 @@ static void stamp_process(struct counters_header *h)
 	const char *name = program_invocation_name;
 
 	h->pid = getpid();
-	h->start_ns = now_ns();
+	h->start_ns = sys_clock_ns(CLOCK_REALTIME);
 	if (name)
 		strncpy(h->program, name, PROGRAM_MAX - 1);
 }

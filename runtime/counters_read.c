@@ -168,4 +168,5 @@ void counters_site_text(const struct counters_view *v, const struct counters_sit
 	t->module = view_string(v, s->module, NULL);
 	t->line = s->line;
 	t->column = s->column;
+	t->inaccurate = 0;
 }

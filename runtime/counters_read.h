@@ -43,6 +43,8 @@ struct site_text {
 	const char *module;	/* NULL: the main program */
 	uint32_t line;
 	uint32_t column;	/* 0: unknown */
+	uint32_t inaccurate;	/* the kernel's "accurate:no": some allocations went uncounted
+				 * (the runtime's own counters are exact: always 0) */
 };
 
 /* NULL if the SIZE bytes at H begin counters this reader knows, else why not. */

@@ -242,6 +242,8 @@ static void put_tag_info(struct out *o, const struct site_text *s, int full)
 		out_str(o, " callee:");
 		out_str(o, s->callee);
 	}
+	if (s->inaccurate)
+		out_str(o, " " ALLOCINFO_INACCURATE);
 }
 
 /* "... not alloctag's (libjemalloc.so.2): ...". */
@@ -258,7 +260,7 @@ static void put_frees_unseen(struct out *o, const struct report_meta *meta)
 
 static void begin_text(struct out *o, const struct report_meta *meta, int full)
 {
-	out_str(o, "allocinfo - version: 1.0\n");
+	out_str(o, ALLOCINFO_HEADER " " ALLOCINFO_VERSION "\n");
 	if (full)
 		out_str(o, "#     <size>  <calls>   <total size> <total calls>  <peak size> <tag info>\n");
 	else
@@ -317,6 +319,8 @@ static void put_json_site(struct out *o, const struct report_line *l)
 	put_json_number(o, "total_bytes", (int64_t)l->totals.bytes);
 	put_json_number(o, "total_calls", (int64_t)l->totals.calls);
 	put_json_number(o, "peak_bytes", l->totals.peak);
+	if (l->where.inaccurate)
+		out_str(o, ", \"accurate\": false");
 	out_put(o, "}", 1);
 }
 

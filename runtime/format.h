@@ -7,12 +7,15 @@
  * (the runtime's reports: they need no new memory, so a process that has
  * used up its address space still gets one).
  *
- *   allocinfo  the kernel's /proc/allocinfo: live bytes and blocks per
- *              site, largest first; "file:line [module] func:function"
+ *   allocinfo  the kernel's /proc/allocinfo, version 2.0 as current kernels
+ *              write it: live bytes and blocks per site, largest first;
+ *              "file:line [module] func:function", and " accurate:no" for
+ *              a site whose counters missed allocations (the kernel's only)
  *   full       adds total bytes, total calls and peak bytes, and tells
  *              apart sites on one line: "file:line:column ... callee:name"
  *   json       {"version": 1, "program", "pid", "frees_seen", "free_owner",
- *              "notes", "sites": [...]}
+ *              "notes", "sites": [...]}; a site's "accurate": false only
+ *              when it is not
  *
  * A process whose free() is not the runtime's (frees_seen 0) counts the
  * calls and bytes of its tagged allocations, not live bytes and blocks:
@@ -30,6 +33,10 @@
 #include "counters_read.h"
 
 enum report_format { FORMAT_ALLOCINFO, FORMAT_FULL, FORMAT_JSON };
+
+#define ALLOCINFO_HEADER	"allocinfo - version:"
+#define ALLOCINFO_VERSION	"2.0"
+#define ALLOCINFO_INACCURATE	"accurate:no"
 
 struct out {
 	char *buf;

@@ -50,6 +50,7 @@
 #include "live_dir.h"
 #include "next.h"
 #include "registry.h"
+#include "sys.h"
 
 /* The file this process made ("" if none), and its identity. */
 static char live_path[LIVE_PATH_MAX + 32];
@@ -150,13 +151,10 @@ void alloctag_live_start(void)
 		open_dir_and_start(1);
 }
 
-
+/* Coarse: a fork child's retry needs no more, and it is cheap on a slow path. */
 static int64_t monotonic_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return sys_clock_ns(CLOCK_MONOTONIC_COARSE);
 }
 
 /* Whether this thread is the process's only one. */
@@ -207,11 +205,9 @@ static void unlink_same(const char *path, dev_t dev, ino_t ino)
 void alloctag_live_end(void)
 {
 	struct counters_header *h = alloctag_counters();
-	struct timespec ts;
 
 	if (h) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		store_relaxed(&h->exit_ns, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+		store_relaxed(&h->exit_ns, (uint64_t)sys_clock_ns(CLOCK_REALTIME));
 		atomic_fetch_and_explicit(&h->state, ~(uint32_t)COUNTERS_RUNNING, memory_order_release);
 	}
 	if (live_path[0] && alloctag_config.live != LIVE_KEEP)

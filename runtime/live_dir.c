@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "counters.h"
 #include "live_dir.h"
+#include "sys.h"
 
 #define STAT_TEXT_MAX	1024	/* /proc/PID/stat: its comm is at most 64 bytes */
 
@@ -196,14 +197,6 @@ uint64_t live_pid_ns(void)
 	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
-static int64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The header at FD, if it is one of this release's for PID: 1, else 0. */
 static int read_header(int fd, long pid, struct counters_header *h)
 {
@@ -236,7 +229,7 @@ int live_file_stale(int fd, long pid)
 
 	if (ours && h.pid_ns && (ns = live_pid_ns()) && ns != h.pid_ns)
 		return 0;			/* its pid means another process here */
-	if (ours && exit_time(&h) && realtime_ns() - (int64_t)exit_time(&h) < LIVE_KEEP_GRACE_NS)
+	if (ours && exit_time(&h) && sys_clock_ns(CLOCK_REALTIME) - (int64_t)exit_time(&h) < LIVE_KEEP_GRACE_NS)
 		return 0;			/* kept at exit, for a reader */
 	rc = live_proc_read(pid, &p);
 	if (rc == LIVE_PROC_GONE)

@@ -41,6 +41,7 @@
 #include "alloctag_internal.h"
 #include "format.h"
 #include "next.h"
+#include "sys.h"
 
 struct stream {
 	int fd;				/* 1 or 2 */
@@ -80,7 +81,7 @@ static int stream_fd(const struct stream *s)
  * All of P written to FD: 0, or an errno.  A closed pipe gives EPIPE, not
  * SIGPIPE: the signal is blocked, and taken back if the write raised it.
  */
-static int write_all(int fd, const char *p, size_t n)
+static int write_quietly(int fd, const char *p, size_t n)
 {
 	sigset_t pipe_only, old, pending;
 	int error = 0, was_pending;
@@ -90,16 +91,7 @@ static int write_all(int fd, const char *p, size_t n)
 	sigpending(&pending);
 	was_pending = sigismember(&pending, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
-	while (n && !error) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno != EINTR)
-			error = errno;
-		else if (w == 0)
-			error = EIO;
-		else if (w > 0)
-			p += w, n -= w;
-	}
+	error = sys_write_all(fd, p, n);
 	if (error == EPIPE && !was_pending) {
 		struct timespec now = { 0, 0 };
 
@@ -115,7 +107,7 @@ void alloctag_say(const char *line, size_t n)
 	int fd = stream_fd(ERR);
 
 	if (fd >= 0 && line)
-		write_all(fd, line, n);
+		write_quietly(fd, line, n);
 }
 
 /* ALLOCTAG_REPORT's file name with %p, %e and %% expanded into PATH: 0, or -1 if too long. */
@@ -331,7 +323,7 @@ static int flush_to_fd(struct out *o)
 {
 	struct sink *sink = o->sink;
 
-	sink->error = write_all(sink->fd, o->buf, o->len);
+	sink->error = write_quietly(sink->fd, o->buf, o->len);
 	o->len = 0;
 	return sink->error ? -1 : 0;
 }

@@ -2,26 +2,29 @@
 /*
  * diff.c: `alloctag diff A B`: what changed, site by site, from A to B.
  *
- *   alloctag diff - version: 1
- *   # A: before.txt
- *   # B: after.txt
- *   #  <size change> <calls change>     <size A>     <size B> <change> <tag info>
- *            +8192             +2         4096        12288 grew     demo.c:42 func:count
- *            +4096             +1            0         4096 new      demo.c:82 func:main
- *   # total: +12288 bytes, +3 blocks (A: 4096 bytes in 1 block, B: 16384 bytes in 4 blocks)
+ *   A: before.txt
+ *   B: after.txt
+ *     CHANGE  BLOCKS  WHAT   LIVE A    LIVE B  SITE
+ *   +8.0 KiB      +2  grew  4.0 KiB  12.0 KiB  demo.c:42 func:count
+ *   +4.0 KiB      +1   new      0 B   4.0 KiB  demo.c:82 func:main
+ *   total: +12.0 KiB, +3 blocks (A: 4.0 KiB in 1 block, B: 16.0 KiB in 4 blocks)
  *
+ * Numbers for people (exact with -B).  When both sides say when they were
+ * read and their totals (live processes, timelines' samples, kept reports)
+ * the columns RATE and CALLS/S say what each site allocated per second
+ * between them.
  * Sites are matched by file, line, module and function, and by column and
  * callee too when both sides know them (a report in the allocinfo format
  * does not); sites that then fall together are summed.  Largest change of
  * live bytes first; unchanged sites only with -a.  Exit status as diff(1):
  * 0 nothing changed, 1 something did, 2 trouble.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
-#include "snapshot.h"
+#include "site_table.h"
+#include "source.h"
+#include "views.h"
 
 struct change {
 	const struct site *a, *b;	/* NULL: not on that side */
@@ -58,6 +61,7 @@ static void normalize(struct snapshot *s, int with_columns)
 			last->total_bytes += site->total_bytes;
 			last->total_calls += site->total_calls;
 			last->peak += site->peak;
+			last->inaccurate |= site->inaccurate;
 			site_clear(site);
 		} else {
 			s->sites[out++] = *site;
@@ -128,58 +132,112 @@ static void sums(const struct snapshot *s, int64_t *bytes, int64_t *calls)
 	}
 }
 
-static void print_total(const struct snapshot *a, const struct snapshot *b)
+/* "total: +12.0 KiB, +3 blocks (A: ..., B: ...)[; 1.0 MiB/s, 100 calls/s over 2.00 s]" */
+static void put_total(struct buf *out, const struct snapshot *a, const struct snapshot *b, unsigned how,
+		      const struct site_row *rates, int64_t dt)
 {
 	int64_t ab, ac, bb, bc;
+	char t[6][48];
 
 	sums(a, &ab, &ac);
 	sums(b, &bb, &bc);
-	printf("# total: %+lld bytes, %+lld blocks (A: %lld bytes in %lld block%s, B: %lld bytes in "
-	       "%lld block%s)\n", (long long)(bb - ab), (long long)(bc - ac), (long long)ab,
-	       (long long)ac, ac == 1 ? "" : "s", (long long)bb, (long long)bc, bc == 1 ? "" : "s");
+	buf_printf(out, "total: %s, %s block%s (A: %s in %s block%s, B: %s in %s block%s)",
+		   number_text(t[0], sizeof(t[0]), bb - ab, how | NUMBER_BYTES | NUMBER_SIGNED),
+		   number_text(t[1], sizeof(t[1]), bc - ac, how | NUMBER_SIGNED), bc - ac == 1 || bc - ac == -1 ? "" : "s",
+		   number_text(t[2], sizeof(t[2]), ab, how | NUMBER_BYTES), number_text(t[3], sizeof(t[3]), ac, how),
+		   ac == 1 ? "" : "s", number_text(t[4], sizeof(t[4]), bb, how | NUMBER_BYTES),
+		   number_text(t[5], sizeof(t[5]), bc, how), bc == 1 ? "" : "s");
+	if (rates)
+		buf_printf(out, "; %s, %s calls/s over %.2f s",
+			   number_text(t[2], sizeof(t[2]), rates->v[COL_RATE], how | NUMBER_BYTES | NUMBER_PER_SECOND),
+			   number_text(t[3], sizeof(t[3]), rates->v[COL_CALL_RATE], how), dt / 1e9);
+	buf_puts(out, "\n");
 }
 
-int cmd_diff(int argc, char **argv)
+enum { DIFF_CHANGE, DIFF_BLOCKS, DIFF_WHAT, DIFF_A, DIFF_B, DIFF_RATE, DIFF_CALL_RATE, DIFF_SITE, DIFF_COLUMNS };
+
+/* CH's rates between A and B, DT apart: site_table's own computation. */
+static void change_rates(const struct change *ch, int64_t dt, struct site_row *r)
 {
+	site_row_init(r, ch->b, 1);
+	site_row_change(r, ch->a, dt, 1);
+}
+
+/* One change as a row of T: numbers with HOW, the site with or without COLUMNS. */
+static void put_change(struct table *t, const struct change *ch, unsigned how, int columns, int64_t dt,
+		       struct site_row *sum)
+{
+	size_t row = table_add_row(t);
+	struct buf site = { 0 };
+	char text[48];
+
+	table_set(t, row, DIFF_CHANGE, number_text(text, sizeof(text), ch->bytes, how | NUMBER_BYTES | NUMBER_SIGNED));
+	table_set(t, row, DIFF_BLOCKS, number_text(text, sizeof(text), ch->calls, how | NUMBER_SIGNED));
+	table_set(t, row, DIFF_WHAT, change_word(ch));
+	table_set(t, row, DIFF_A, number_text(text, sizeof(text), ch->a ? ch->a->bytes : 0, how | NUMBER_BYTES));
+	table_set(t, row, DIFF_B, number_text(text, sizeof(text), ch->b ? ch->b->bytes : 0, how | NUMBER_BYTES));
+	if (dt > 0 && ch->b) {
+		struct site_row r;
+
+		change_rates(ch, dt, &r);
+		table_set(t, row, DIFF_RATE, number_text(text, sizeof(text), r.v[COL_RATE],
+							 how | NUMBER_BYTES | NUMBER_PER_SECOND));
+		table_set(t, row, DIFF_CALL_RATE, number_text(text, sizeof(text), r.v[COL_CALL_RATE], how | NUMBER_PER_SECOND));
+		sum->v[COL_RATE] += r.v[COL_RATE];
+		sum->v[COL_CALL_RATE] += r.v[COL_CALL_RATE];
+	}
+	site_tag_info(&site, place_of(ch), columns);
+	table_set(t, row, DIFF_SITE, site.data);
+	buf_free(&site);
+}
+
+int diff_run(const char *name_a, const char *name_b, int all, int exact)
+{
+	static const char *const headers[DIFF_COLUMNS] = { "CHANGE", "BLOCKS", "WHAT", "LIVE A", "LIVE B", "RATE",
+							   "CALLS/S", "SITE" };
+	static const int priorities[DIFF_COLUMNS] = { 9, 8, 7, 5, 6, 4, 3, 10 };
 	struct snapshot a, b;
 	struct change *changes;
-	struct buf line = { 0 };
-	int all = 0, c, columns, changed = 0;
+	struct site_row sum = { 0 };
+	struct table t;
+	struct buf out = { 0 };
+	unsigned how = exact ? NUMBER_EXACT : 0;
+	int columns, changed = 0;
+	int64_t dt;
 	size_t n;
 
-	static const struct option options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
-
-	while ((c = command_option("diff", argc, argv, "a", options)) != -1)
-		all = 1;
-	if (optind != argc - 2)
-		usage_of("diff");
-	if (snapshot_read(&a, argv[optind]) || snapshot_read(&b, argv[optind + 1]))
+	if (snapshot_read(&a, name_a) || snapshot_read(&b, name_b))
 		fail_error();
+	dt = a.time_ns && b.time_ns && a.has_totals && b.has_totals ? b.time_ns - a.time_ns : 0;
 	columns = has_columns(&a) && has_columns(&b);
 	normalize(&a, columns);
 	normalize(&b, columns);
-	changes = xcalloc(a.n + b.n, sizeof(*changes));
+	changes = xcalloc(a.n + b.n + 1, sizeof(*changes));
 	n = match(&a, &b, changes);
 	qsort(changes, n, sizeof(*changes), cmp_change);
 
-	printf("alloctag diff - version: 1\n# A: %s\n# B: %s\n", argv[optind], argv[optind + 1]);
-	printf("#  <size change> <calls change>     <size A>     <size B> <change> <tag info>\n");
+	table_init(&t, DIFF_COLUMNS, headers, priorities);
 	for (size_t i = 0; i < n; i++) {
-		const struct change *ch = &changes[i];
-		const char *word = change_word(ch);
+		int same = !strcmp(change_word(&changes[i]), "same");
 
-		if (strcmp(word, "same"))
-			changed = 1;
-		else if (!all)
-			continue;
-		line.len = 0;
-		site_tag_info(&line, place_of(ch), columns);
-		printf("%+16lld %+14lld %12lld %12lld %-8s %s\n", (long long)ch->bytes,
-		       (long long)ch->calls, (long long)(ch->a ? ch->a->bytes : 0),
-		       (long long)(ch->b ? ch->b->bytes : 0), word, line.data);
+		changed |= !same;
+		if (!same || all)
+			put_change(&t, &changes[i], how, columns, dt, &sum);
 	}
-	print_total(&a, &b);
-	buf_free(&line);
+	t.hidden[DIFF_RATE] = t.hidden[DIFF_CALL_RATE] = dt <= 0;
+	table_fit(&t, output_width(), DIFF_CHANGE);
+	buf_printf(&out, "A: %s\nB: %s\n", name_a, name_b);
+	table_put_header(&t, &out);
+	buf_puts(&out, "\n");
+	for (size_t i = 0; i < t.nrows; i++) {
+		table_put_row(&t, i, &out);
+		buf_puts(&out, "\n");
+	}
+	put_total(&out, &a, &b, how, dt > 0 ? &sum : NULL, dt);
+	if (write_file("-", &out))
+		fail_error();
+	buf_free(&out);
+	table_free(&t);
 	free(changes);
 	snapshot_clear(&a);
 	snapshot_clear(&b);

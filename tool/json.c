@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "format.h"
 #include "json.h"
 
 struct parser {
@@ -118,6 +119,12 @@ static int escape(struct parser *ps, struct buf *b)
 	}
 	if (cp == 0)
 		return bad(ps, "NUL in a string");
+	if (cp >= 0x80 && cp <= 0xff) {	/* a byte the runtime's writer escaped (format.c) */
+		char byte = (char)cp;
+
+		buf_add(b, &byte, 1);
+		return 0;
+	}
 	put_utf8(b, cp);
 	return 0;
 }
@@ -346,27 +353,19 @@ const char *json_str(const struct json *object, const char *key)
 	return j && j->type == JSON_STRING ? j->str : NULL;
 }
 
+/* The runtime's writer (format.c), streamed into B. */
+static int flush_to_buf(struct out *o)
+{
+	buf_add(o->sink, o->buf, o->len);
+	o->len = 0;
+	return 0;
+}
+
 void json_put_string(struct buf *b, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
+	char chunk[256];
+	struct out o = { .buf = chunk, .cap = sizeof(chunk), .flush = flush_to_buf, .sink = b };
 
-	if (!s) {
-		buf_puts(b, "null");
-		return;
-	}
-	buf_add(b, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', c };
-			buf_add(b, esc, 2);
-		} else if (c < 0x20) {
-			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			buf_add(b, esc, 6);
-		} else {
-			buf_add(b, &c, 1);
-		}
-	}
-	buf_add(b, "\"", 1);
+	out_json_string(&o, s);
+	out_flush(&o);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json.h: a small JSON reader (RFC 8259) for alloctag's json reports and
- * timeline lines, and the string writer they share.  Numbers are kept as
+ * timeline lines, and the string writer they share.  A \u0080 to \u00ff
+ * escape is read as that byte: the runtime's writer escapes so the bytes
+ * of a name that are not UTF-8 (valid UTF-8 is written as it is).  Numbers are kept as
  * int64 when they are integers that fit (all alloctag writes), as double
  * otherwise.  Nesting deeper than JSON_MAX_DEPTH is refused, so hostile
  * input cannot exhaust the stack.
@@ -40,7 +42,8 @@ int json_int(const struct json *object, const char *key, int64_t *out);
 /* A string member, or NULL (absent, null or not a string). */
 const char *json_str(const struct json *object, const char *key);
 
-/* S as a JSON string (NULL as null) into B. */
+/* S as a JSON string (NULL as null) into B: the runtime's writer
+ * (out_json_string(), runtime/format.c), valid JSON from any bytes. */
 void json_put_string(struct buf *b, const char *s);
 
 #endif

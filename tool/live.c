@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* live.c: finding, checking and reading a process's live file (live.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -17,6 +18,7 @@
 #include "counters_read.h"
 #include "live.h"
 #include "live_dir.h"
+#include "report_parse.h"
 
 #define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR, as live_dir.c says */
 #define MAX_CANDIDATES	4
@@ -537,7 +539,7 @@ int live_read(struct live *l, struct snapshot *s)
 	s->source = SOURCE_LIVE;
 	s->has_totals = 1;
 	s->borrowed = 1;
-	s->time_ns = now_ns(CLOCK_REALTIME);
+	s->time_ns = sys_clock_ns(CLOCK_REALTIME);
 	if (sigsetjmp(bus_jump, 1) == 0) {
 		bus_armed = 1;
 		rc = read_counters(l, s);
@@ -607,6 +609,7 @@ static int kept_in(const char *dir, long pid, struct snapshot *s)
 	if (rc == 0) {
 		s->exited = 1;
 		s->pid = pid;
+		s->time_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	}
 	return rc;
 }
@@ -668,4 +671,99 @@ int live_snapshot(struct snapshot *s, long pid)
 	s->borrowed = 0;
 	live_close(&l);
 	return rc;
+}
+
+/* ---- the user's processes ------------------------------------------------ */
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pids named by files in the live directories (not checked yet), each
+ * once, sorted: live files, or kept reports, as NAMED says. */
+static size_t named_pids(long **out, int (*named)(const char *name, long *pid))
+{
+	char path[LIVE_PATH_MAX];
+	size_t n = 0, cap = 0, unique = 0;
+	long *pids = NULL;
+
+	for (int d = 0; live_dir_candidate(d, path, sizeof(path)) == 0; d++) {
+		DIR *dir = opendir(path);
+		struct dirent *e;
+		long pid;
+
+		while (dir && (e = readdir(dir)))
+			if (named(e->d_name, &pid)) {
+				if (n == cap)
+					pids = xrealloc(pids, (cap = cap ? cap * 2 : 64) * sizeof(*pids));
+				pids[n++] = pid;
+			}
+		if (dir)
+			closedir(dir);
+	}
+	qsort(pids, n, sizeof(*pids), cmp_long);
+	for (size_t i = 0; i < n; i++)
+		if (!unique || pids[unique - 1] != pids[i])
+			pids[unique++] = pids[i];
+	*out = pids;
+	return unique;
+}
+
+/* A kept report, of a process that has ended. */
+static int read_ended(struct snapshot *s, long pid)
+{
+	return live_process_ended(pid) ? live_kept_report(s, pid) : -1;
+}
+
+/* Each of the N PIDS that READ reads into *V (of *COUNT), ENDED or not. */
+static void list_read(struct live_process **v, size_t *count, const long *pids, size_t n,
+		      int (*read)(struct snapshot *s, long pid), int ended)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct live_process *p;
+		struct snapshot s;
+
+		if (read(&s, pids[i]))
+			continue;	/* stale (now removed), refused or gone */
+		*v = xrealloc(*v, (*count + 1) * sizeof(**v));
+		p = &(*v)[(*count)++];
+		memset(p, 0, sizeof(*p));
+		p->pid = pids[i];
+		p->ended = ended;
+		p->program = xstrdup(s.program ? s.program : "?");
+		p->when_ns = s.time_ns;
+		p->nsites = s.n;
+		for (size_t k = 0; k < s.n; k++) {
+			p->bytes += s.sites[k].bytes;
+			p->blocks += s.sites[k].calls;
+		}
+		snapshot_clear(&s);
+	}
+}
+
+size_t live_list(struct live_process **out, int with_ended)
+{
+	size_t count = 0, n;
+	long *pids;
+
+	*out = NULL;
+	n = named_pids(&pids, live_name_pid);
+	list_read(out, &count, pids, n, live_snapshot, 0);
+	free(pids);
+	if (with_ended) {
+		n = named_pids(&pids, live_report_pid);
+		list_read(out, &count, pids, n, read_ended, 1);
+		free(pids);
+	}
+	return count;
+}
+
+void live_list_free(struct live_process *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].program);
+	free(v);
 }

@@ -80,4 +80,17 @@ int live_kept_report(struct snapshot *s, long pid);
 /* No process PID runs (gone, or a zombie). */
 int live_process_ended(long pid);
 
+/* One of the user's processes with live counters, or one that ended and kept its report. */
+struct live_process {
+	long pid;
+	int ended;		/* its kept report: it has ended */
+	char *program;
+	int64_t bytes, blocks;	/* live */
+	size_t nsites;
+	int64_t when_ns;	/* CLOCK_REALTIME of the reading (ended: when the report was kept) */
+};
+/* Those running, by pid, then (WITH_ENDED) those ended, by pid; *OUT to free. */
+size_t live_list(struct live_process **out, int with_ended);
+void live_list_free(struct live_process *v, size_t n);
+
 #endif

@@ -4,148 +4,216 @@
  * process's (its live file, live.h), a report, the kernel's
  * /proc/allocinfo, or a timeline recorded by `alloctag record`.
  *
- * Exit status: 0 on success (diff: 0 if nothing changed, 1 if something
- * did; record -- CMD: CMD's), EXIT_TROUBLE (2) with one line on stderr for
- * bad input or usage.
+ * This file is the command line's (cli.h): each command's arguments turned
+ * into its view's options (views.h), the view run.  Exit status: what the
+ * view gives (0 on success; diff: 1 if something changed; record -- CMD:
+ * CMD's), EXIT_TROUBLE (2) with one line on stderr for bad input or usage.
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
-#include "commands.h"
-#include "util.h"
+#include <string.h>
+#include "cli.h"
+#include "source.h"
+#include "report_write.h"
+#include "views.h"
 
-#ifndef ALLOCTAG_VERSION
-#define ALLOCTAG_VERSION "unknown"
-#endif
+#define PLOT_MAX_OPERANDS	10	/* runs on one page: as many as the palette tells apart */
 
-#define EXIT_STATUS "0 on success, 2 on trouble (one line on stderr)"
+/* The operands left after the options: exactly MIN to MAX of them, else the usage. */
+static int operands(const struct cli_command *c, int argc, int min, int max)
+{
+	int n = argc - optind;
 
-static const struct command {
+	if (n < min || n > max)
+		cli_usage(c);
+	return n;
+}
+
+/* -KEY VALUE: a count from 1 to MAX, else one line saying it is not WHAT. */
+static uint64_t count_option(int key, const char *value, uint64_t max, const char *what)
+{
+	uint64_t v;
+
+	if (parse_u64(value, &v) || !v || v > max)
+		fail("-%c %s: not %s", key, value, what);
+	return v;
+}
+
+/* The flags of a command that takes no value: -a (ALL), -B (EXACT). */
+static void flags(const struct cli_command *c, int argc, char **argv, int *all, int *exact)
+{
+	int key;
+
+	*all = *exact = 0;
+	while ((key = cli_option(c, argc, argv)) != -1) {
+		if (key == 'a')
+			*all = 1;
+		else if (key == 'B')
+			*exact = 1;
+	}
+}
+
+static int run_top(const struct cli_command *c, int argc, char **argv)
+{
+	struct top_options o = { .delay_ns = TOP_DEFAULT_DELAY_NS };
+	int key;
+
+	while ((key = cli_option(c, argc, argv)) != -1) {
+		if (key == 'd' && ((o.delay_ns = parse_duration(optarg)) < TOP_MIN_DELAY_NS ||
+				   o.delay_ns > TOP_MAX_DELAY_NS))
+			fail("-d %s: not a delay from 0.1 s to an hour", optarg);
+		else if (key == 's' && (o.sort = top_sort_key(optarg)) < 0)
+			fail("-s %s: no such column: %s", optarg, top_sort_keys_text());
+		else if (key == 'f')
+			o.filter = optarg;
+		else if (key == 'n')
+			o.count = count_option(key, optarg, 1000000, "a count of refreshes");
+		else if (key == 'b')
+			o.batch = 1;
+		else if (key == 'B')
+			o.exact = 1;
+	}
+	if (operands(c, argc, 0, 1))
+		o.what = argv[optind];
+	return top_run(&o);
+}
+
+static int run_snapshot(const struct cli_command *c, int argc, char **argv)
+{
+	const char *output = "-";
+	int format = SNAPSHOT_DEFAULT, exact = 0, key;
+
+	while ((key = cli_option(c, argc, argv)) != -1) {
+		if (key == 'f' && !strcmp(optarg, "table"))
+			format = SNAPSHOT_TABLE;
+		else if (key == 'f' && (format = report_format_parse(optarg)) < 0)
+			fail("no format '%s' (table, allocinfo, full or json)", optarg);
+		else if (key == 'o')
+			output = optarg;
+		else if (key == 'B')
+			exact = 1;
+	}
+	operands(c, argc, 1, 1);
+	return snapshot_run(argv[optind], format, output, exact);
+}
+
+static int run_leaks(const struct cli_command *c, int argc, char **argv)
+{
+	int all, exact;
+
+	flags(c, argc, argv, &all, &exact);
+	operands(c, argc, 1, 1);
+	return leaks_run(argv[optind], exact);
+}
+
+static int run_ps(const struct cli_command *c, int argc, char **argv)
+{
+	int all, exact;
+
+	flags(c, argc, argv, &all, &exact);
+	operands(c, argc, 0, 0);
+	return ps_run(all, exact);
+}
+
+static int run_diff(const struct cli_command *c, int argc, char **argv)
+{
+	int all, exact;
+
+	flags(c, argc, argv, &all, &exact);
+	operands(c, argc, 2, 2);
+	return diff_run(argv[optind], argv[optind + 1], all, exact);
+}
+
+static int run_record(const struct cli_command *c, int argc, char **argv)
+{
+	struct record_options o = { .interval_ns = RECORD_DEFAULT_INTERVAL_NS,
+				    .max_bytes = RECORD_DEFAULT_MAX_BYTES };
+	int key;
+
+	while ((key = cli_option(c, argc, argv)) != -1) {
+		if (key == 'i' && (o.interval_ns = parse_duration(optarg)) < 1000000)
+			fail("-i %s: not an interval of at least 1ms (100ms, 0.5s, 2)", optarg);
+		else if (key == 'm' && (o.max_bytes = parse_size(optarg)) < 0)
+			fail("-m %s: not a size (16M, 512k, 1G)", optarg);
+		else if (key == 'o')
+			o.output = optarg;
+	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o.command = argv + optind;
+	} else {
+		struct source src;
+
+		operands(c, argc, 1, 1);
+		if (source_resolve(&src, argv[optind]))
+			fail_error();
+		if (!src.pid)
+			cli_usage(c);
+		o.pid = src.pid;
+		source_free(&src);
+	}
+	return record_run(&o);
+}
+
+static int run_plot(const struct cli_command *c, int argc, char **argv)
+{
+	const char *output = NULL;
+	unsigned sites = PLOT_DEFAULT_SITES;
+	int key;
+
+	while ((key = cli_option(c, argc, argv)) != -1) {
+		if (key == 'o')
+			output = optarg;
+		else if (key == 'n')
+			sites = count_option(key, optarg, 1000, "a number of sites from 1 to 1000");
+	}
+	return plot_run(argv + optind, operands(c, argc, 1, PLOT_MAX_OPERANDS), output, sites);
+}
+
+static int run_pprof(const struct cli_command *c, int argc, char **argv)
+{
+	const char *output = NULL;
+
+	while (cli_option(c, argc, argv) != -1)
+		output = optarg;
+	operands(c, argc, 1, 1);
+	return pprof_run(argv[optind], output);
+}
+
+static const struct {
 	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *args;
-	const char *what;
-	const char *exit_status;
-} commands[] = {
-	{ "top", cmd_top, "[-d SECONDS] [-s KEY] [-f TEXT] [-n COUNT] [-b] [PID | /proc/allocinfo | FILE]",
-	  "a refreshing view of the sites (q quits, h lists the keys)", EXIT_STATUS },
-	{ "snapshot", cmd_snapshot, "[-f allocinfo|full|json] [-o FILE] (PID | REPORT | TIMELINE)",
-	  "the report now, in the runtime's formats", EXIT_STATUS },
-	{ "ps", cmd_ps, "[-a] [-B]", "the processes of yours that have live counters (-a: and the reports ended ones kept)",
-	  EXIT_STATUS },
-	{ "diff", cmd_diff, "[-a] A B", "per-site change from A to B (reports, PIDs, timelines)",
-	  "0 if A and B are the same, 1 if they differ, 2 on trouble" },
-	{ "record", cmd_record, "[-i INTERVAL] [-o FILE] [-m MAXSIZE] (PID | -- CMD [ARGS...])",
-	  "sample the counters into a timeline file of bounded size",
-	  "the status of CMD when given one, else 0; 2 on trouble" },
-	{ "plot", cmd_plot, "-o FILE [-n SITES] (TIMELINE | REPORT | PID)",
-	  "one self-contained HTML page: a chart over time and a table of all sites", EXIT_STATUS },
-	{ "pprof", cmd_pprof, "-o FILE (PID | REPORT | TIMELINE[@peak|@SECONDS])",
-	  "a gzipped profile.proto for go tool pprof and continuous profilers", EXIT_STATUS },
+	int (*run)(const struct cli_command *c, int argc, char **argv);
+} runs[] = {
+	{ "top", run_top }, { "snapshot", run_snapshot }, { "ps", run_ps }, { "leaks", run_leaks },
+	{ "diff", run_diff },
+	{ "record", run_record }, { "plot", run_plot }, { "pprof", run_pprof },
 };
-
-static void print_usage(FILE *f)
-{
-	fprintf(f, "usage: alloctag COMMAND [ARGS...]\n\n");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  alloctag %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].what);
-	fprintf(f, "\nA PID is a running process of yours built with alloctag-cc (or one that ended and\n"
-		   "kept its report: ps -a); a REPORT is what its runtime writes (allocinfo, full or\n"
-		   "json) or a copy of /proc/allocinfo; a TIMELINE is what record writes, read at its\n"
-		   "last sample, or TIMELINE@peak, TIMELINE@2.5s.\n");
-}
-
-static const struct command *command_named(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-void usage_of(const char *command)
-{
-	const struct command *cmd = command_named(command);
-
-	if (cmd)
-		fail("usage: alloctag %s %s (alloctag %s --help)", command, cmd->args, command);
-	fail("usage: alloctag COMMAND (alloctag --help lists them)");
-}
-
-static void print_version(void)
-{
-	printf("alloctag %s\n", ALLOCTAG_VERSION);
-}
-
-/* alloctag COMMAND --help: its usage, what it does and each option's names. */
-static void print_command_help(const struct command *cmd, const struct option *options)
-{
-	printf("usage: alloctag %s %s\n  %s\n\noptions:\n", cmd->name, cmd->args, cmd->what);
-	for (const struct option *o = options; o->name; o++) {
-		char names[64];
-
-		if (o->val < 0x100)
-			snprintf(names, sizeof(names), "-%c, --%s", o->val, o->name);
-		else
-			snprintf(names, sizeof(names), "    --%s", o->name);
-		printf("  %s%s\n", names, o->has_arg == required_argument ? "=VALUE" : "");
-	}
-	printf("\nexit status: %s\n", cmd->exit_status);
-}
-
-/* What command_option() adds to each command's own options. */
-enum { OPTION_HELP = 'h', OPTION_VERSION = 0x100, MAX_COMMAND_OPTIONS = 16, MAX_SHORTOPTS = 64 };
-
-int command_option(const char *command, int argc, char **argv, const char *shortopts,
-		   const struct option *longopts)
-{
-	struct option all[MAX_COMMAND_OPTIONS + 3] = {
-		{ "help", no_argument, NULL, OPTION_HELP },
-		{ "version", no_argument, NULL, OPTION_VERSION },
-	};
-	char shorts[MAX_SHORTOPTS];
-	int c;
-
-	for (size_t i = 0; longopts[i].name && i < MAX_COMMAND_OPTIONS; i++)
-		all[2 + i] = longopts[i];
-	/* ':' first: a missing value is told from an unknown option */
-	if (*shortopts == '+')
-		snprintf(shorts, sizeof(shorts), "+:%sh", shortopts + 1);
-	else
-		snprintf(shorts, sizeof(shorts), ":%sh", shortopts);
-	opterr = 0;
-	c = getopt_long(argc, argv, shorts, all, NULL);
-	if (c == OPTION_HELP) {
-		print_command_help(command_named(command), all);
-		exit(0);
-	}
-	if (c == OPTION_VERSION) {
-		print_version();
-		exit(0);
-	}
-	if (c == ':')
-		fail("%s: %s needs a value (alloctag %s --help)", command, argv[optind - 1], command);
-	if (c == '?')
-		fail("%s: no option %s (alloctag %s --help)", command, argv[optind - 1], command);
-	return c;
-}
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("usage: alloctag COMMAND [ARGS...] (alloctag --help lists the commands)");
+		fail("usage: alloctag COMMAND [OPTION]... [OPERAND]... (alloctag --help lists the commands)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		print_usage(stdout);
+		cli_print_help();
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		print_version();
+		cli_print_version();
 		return 0;
 	}
-	const struct command *cmd = command_named(argv[1]);
+	if (!strncmp(argv[1], "--manual=", 9)) {
+		if (manual_write(argv[1] + 9))
+			fail("no manual %s (alloctag.1, alloctag-cc.1, alloctag.7, alloctag.bash, alloctag-cc.help)", argv[1] + 9);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++)
+		if (!strcmp(argv[1], runs[i].name)) {
+			static char name[64];
+			const struct cli_command *c = cli_command_named(runs[i].name);
 
-	if (cmd)
-		return cmd->run(argc - 1, argv + 1);
+			snprintf(name, sizeof(name), "alloctag %s", runs[i].name);
+			fail_as(name);
+			return runs[i].run(c, argc - 1, argv + 1);
+		}
 	fail("no command '%s' (alloctag --help lists them)", argv[1]);
 }

@@ -9,7 +9,8 @@
  *                 inuse_space/bytes (the default), in Go's order; only the
  *                 inuse pair for a report without totals (allocinfo)
  *   samples       one per site, its one location the site; label "callee"
- *                 when the site knows the function it calls
+ *                 when the site knows the function it calls, "accurate"
+ *                 "no" when the kernel said its counters missed some
  *   locations     id i+1 for site i: one line (function, line, column)
  *   functions     one per (name, file)
  *   mappings      1: the program; then one per shared object (module); all
@@ -19,13 +20,13 @@
  * The gzip stream holds stored (uncompressed) deflate blocks and the CRC-32:
  * valid gzip (RFC 1951, 1952) with no compressor to carry.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "commands.h"
 #include "snapshot.h"
+#include "source.h"
+#include "views.h"
 
 /* profile.proto's field numbers */
 enum {
@@ -249,6 +250,17 @@ static void put_location(struct profile *p, uint64_t id, uint64_t mapping, uint6
 	buf_free(&line);
 }
 
+/* A label KEY=VALUE of the sample being built. */
+static void put_label(struct profile *p, const char *key, const char *value)
+{
+	struct buf label = { 0 };
+
+	pb_int(&label, LABEL_KEY, intern(&p->strings, key));
+	pb_int(&label, LABEL_STR, intern(&p->strings, value));
+	pb_message(&p->m, SAMPLE_LABEL, &label);
+	buf_free(&label);
+}
+
 static void put_sample(struct profile *p, const struct snapshot *s, uint64_t location,
 		       const struct site *site)
 {
@@ -259,14 +271,10 @@ static void put_sample(struct profile *p, const struct snapshot *s, uint64_t loc
 
 	pb_packed(&p->m, SAMPLE_LOCATION_ID, &loc, 1);
 	pb_packed(&p->m, SAMPLE_VALUE, v, n);
-	if (site->callee) {
-		struct buf label = { 0 };
-
-		pb_int(&label, LABEL_KEY, intern(&p->strings, "callee"));
-		pb_int(&label, LABEL_STR, intern(&p->strings, site->callee));
-		pb_message(&p->m, SAMPLE_LABEL, &label);
-		buf_free(&label);
-	}
+	if (site->callee)
+		put_label(p, "callee", site->callee);
+	if (site->inaccurate)
+		put_label(p, "accurate", "no");
 	pb_message(&p->body, PROFILE_SAMPLE, &p->m);
 }
 
@@ -382,27 +390,25 @@ static void gzip_stored(struct buf *out, const struct buf *in)
 
 /* ---- the command -------------------------------------------------------- */
 
-int cmd_pprof(int argc, char **argv)
+int pprof_run(const char *what, const char *output)
 {
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ 0 } };
-	const char *output = NULL;
 	struct buf raw = { 0 }, gz = { 0 };
+	char name[SOURCE_NAME_MAX];
 	struct snapshot s;
-	int c;
 
-	while ((c = command_option("pprof", argc, argv, "o:", options)) != -1)
-		output = optarg;
-	if (optind != argc - 1 || !output)
-		usage_of("pprof");
-	if (snapshot_read(&s, argv[optind]))
+	if (snapshot_read(&s, what))
 		fail_error();
 	snapshot_sort(&s, site_cmp_report);
 	encode_profile(&raw, &s, s.start_ns ? s.time_ns - s.start_ns : 0);
 	gzip_stored(&gz, &raw);
+	if (!output) {
+		source_output_name(name, sizeof(name), (char *const *)&what, 1, ".pb.gz");
+		output = name;
+	}
 	if (write_file(output, &gz))
 		fail_error();
+	if (output == name)
+		printf("%s\n", name);
 	buf_free(&raw);
 	buf_free(&gz);
 	snapshot_clear(&s);

@@ -16,7 +16,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,12 +24,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
 #include "live.h"
 #include "timeline.h"
+#include "views.h"
 
-#define DEFAULT_INTERVAL_NS	100000000LL	/* 10 samples a second */
-#define DEFAULT_MAX_BYTES	(16LL << 20)
 #define WAIT_POLL_NS		10000000LL	/* looking for a new process's live file */
 #define START_SLACK_NS		1000000000LL	/* clocks: the child's runtime began after us */
 #define WAIT_NOTE_NS		2000000000LL	/* ... and saying so after this long */
@@ -79,7 +76,7 @@ static int write_best(struct recorder *r)
 static int take(struct recorder *r, int force)
 {
 	struct snapshot s;
-	int64_t t = now_ns(CLOCK_MONOTONIC) - r->start_mono, total;
+	int64_t t = sys_clock_ns(CLOCK_MONOTONIC) - r->start_mono, total;
 
 	if (live_read(&r->live, &s))
 		return -1;
@@ -155,7 +152,7 @@ static _Noreturn void child_ended_early(const char *cmd, pid_t child, int status
 static int open_child(struct live *l, const char *cmd, pid_t child, int watch, int64_t started_ns,
 		      int *status)
 {
-	int64_t start = now_ns(CLOCK_MONOTONIC);
+	int64_t start = sys_clock_ns(CLOCK_MONOTONIC);
 	int noted = 0;
 
 	for (;;) {
@@ -171,7 +168,7 @@ static int open_child(struct live *l, const char *cmd, pid_t child, int watch, i
 				return 1;
 			child_ended_early(cmd, child, *status);
 		}
-		if (!noted && now_ns(CLOCK_MONOTONIC) - start > WAIT_NOTE_NS) {
+		if (!noted && sys_clock_ns(CLOCK_MONOTONIC) - start > WAIT_NOTE_NS) {
 			fprintf(stderr, "alloctag: waiting for the live counters of %s (pid %ld): is it "
 				"built with alloctag-cc?\n", cmd, (long)child);
 			noted = 1;
@@ -183,7 +180,7 @@ static int open_child(struct live *l, const char *cmd, pid_t child, int watch, i
 				while (read(watch, events, sizeof(events)) > 0)
 					;
 		} else {
-			sleep_until(now_ns(CLOCK_MONOTONIC) + WAIT_POLL_NS);
+			sleep_until(sys_clock_ns(CLOCK_MONOTONIC) + WAIT_POLL_NS);
 		}
 	}
 }
@@ -227,69 +224,63 @@ static int record_loop(struct recorder *r, int64_t interval, pid_t child, int *s
 		if (ended)
 			break;
 		next += interval;
-		if (next < now_ns(CLOCK_MONOTONIC))	/* fell behind: skip, do not burst */
-			next = now_ns(CLOCK_MONOTONIC) + interval;
+		if (next < sys_clock_ns(CLOCK_MONOTONIC))	/* fell behind: skip, do not burst */
+			next = sys_clock_ns(CLOCK_MONOTONIC) + interval;
 		sleep_until(next);
 	}
-	if (timeline_finish(&r->w, now_ns(CLOCK_MONOTONIC) - r->start_mono, exited))
+	if (timeline_finish(&r->w, sys_clock_ns(CLOCK_MONOTONIC) - r->start_mono, exited))
 		return -1;
 	if (child > 0)
 		waitpid(child, status, 0);
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+/* The command O names started, and its live file open (or its counters, if
+ * it ended at once): 1 if it was reaped already, its *STATUS set. */
+static int start_recorded_command(const struct record_options *o, struct live *l, int *status)
 {
-	static const struct option options[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "max-size", required_argument, NULL, 'm' },
-		{ 0 } };
-	int64_t interval = DEFAULT_INTERVAL_NS, max_bytes = DEFAULT_MAX_BYTES;
-	const char *output = NULL, *cmd;
-	char default_output[64];
+	const char *live = getenv("ALLOCTAG_LIVE");
+	int64_t started;
+	pid_t child;
+	int watch, reaped;
+
+	if (live && !strcmp(live, "off"))
+		fail("ALLOCTAG_LIVE=off is set: %s would have no live counters to record", o->command[0]);
+	/* Its file stays after it exits, however short it runs, until read here. */
+	setenv("ALLOCTAG_LIVE", "keep", 1);
+	watch = live_watch_dir();
+	started = sys_clock_ns(CLOCK_REALTIME);
+	handle_signals(1);
+	child = start_command(o->command);
+	live_init(l, child);
+	reaped = open_child(l, o->command[0], child, watch, started, status);
+	if (watch >= 0)
+		close(watch);
+	return reaped;
+}
+
+int record_run(const struct record_options *o)
+{
+	const char *output = o->output, *cmd;
+	char default_output[64], name[32], *program;
 	struct recorder r;
 	struct snapshot first;
 	pid_t child = 0;
-	long pid;
-	int c, status = 0, with_command = 0;
+	long pid = o->pid;
+	int status = 0;
 
-	while ((c = command_option("record", argc, argv, "+i:o:m:", options)) != -1) {
-		if (c == 'i' && (interval = parse_duration(optarg)) < 1000000)
-			fail("-i %s: not an interval of at least 1ms (100ms, 0.5s, 2)", optarg);
-		else if (c == 'm' && (max_bytes = parse_size(optarg)) < 0)
-			fail("-m %s: not a size (16M, 512k, 1G)", optarg);
-		else if (c == 'o')
-			output = optarg;
-	}
 	memset(&r, 0, sizeof(r));
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		const char *live = getenv("ALLOCTAG_LIVE");
-
-		if (live && !strcmp(live, "off"))
-			fail("ALLOCTAG_LIVE=off is set: %s would have no live counters to record", argv[optind]);
-		/* Its file stays after it exits, however short it runs, until read here. */
-		setenv("ALLOCTAG_LIVE", "keep", 1);
-		int watch = live_watch_dir();
-		int64_t started = now_ns(CLOCK_REALTIME);
-
-		cmd = argv[optind];
-		with_command = 1;
-		handle_signals(1);
-		child = start_command(argv + optind);
-		pid = child;
-		live_init(&r.live, child);
-		if (open_child(&r.live, cmd, child, watch, started, &status))
-			child = 0;	/* reaped already: its counters are final */
-		if (watch >= 0)
-			close(watch);
-	} else if (optind == argc - 1 && is_pid_argument(argv[optind], &pid)) {
-		cmd = argv[optind];
+	if (o->command) {
+		cmd = o->command[0];
+		if (!start_recorded_command(o, &r.live, &status))
+			child = r.live.pid;
+		pid = r.live.pid;
+	} else {
+		snprintf(name, sizeof(name), "%ld", pid);
+		cmd = name;
 		handle_signals(0);
 		if (live_open(&r.live, pid))
 			fail_error();
-	} else {
-		usage_of("record");
 	}
 	if (!output) {
 		snprintf(default_output, sizeof(default_output), "alloctag-%ld.timeline", pid);
@@ -297,16 +288,19 @@ int cmd_record(int argc, char **argv)
 	}
 	if (live_read(&r.live, &first))
 		fail_error();
-	r.start_mono = now_ns(CLOCK_MONOTONIC);
-	if (timeline_create(&r.w, output, first.program ? first.program : cmd, pid,
-			    now_ns(CLOCK_REALTIME), interval, max_bytes))
+	r.start_mono = sys_clock_ns(CLOCK_MONOTONIC);
+	/* The program as it was started: a PID given names nothing else. */
+	program = xstrdup(first.program ? first.program : cmd);
+	if (timeline_create(&r.w, output, program, pid, sys_clock_ns(CLOCK_REALTIME), o->interval_ns,
+			    o->max_bytes))
 		fail_error();
 	snapshot_clear(&first);
-	if (record_loop(&r, interval, child, &status))
+	if (record_loop(&r, o->interval_ns, child, &status))
 		fail_error();
-	fprintf(stderr, "alloctag: %zu samples of %s (pid %ld) in %s\n", r.written, cmd, pid, output);
-	if (with_command)
+	fprintf(stderr, "alloctag: %zu samples of %s (pid %ld) in %s\n", r.written, program, pid, output);
+	free(program);
+	if (o->command)
 		unlink(r.live.path);	/* kept for us (ALLOCTAG_LIVE=keep) */
 	live_close(&r.live);
-	return with_command ? exit_code(status) : 0;
+	return o->command ? exit_code(status) : 0;
 }

@@ -3,14 +3,16 @@
  * report_parse.c: the runtime's reports and the kernel's /proc/allocinfo,
  * read back into a snapshot.
  *
- *   allocinfo - version: 1.0
+ *   allocinfo - version: 2.0
  *   #     <size>  <calls> <tag info>
  *          4096        1 demo.c:42 func:count
  *
- * "full" has three more columns (total size, total calls, peak size) and a
- * header that names them; a tag info may carry a column (file:line:column)
- * and, after func:, key:value words (callee:NAME; the kernel's accurate:no)
- * of which unknown ones are skipped.  Lines without the header (kernels
+ * Versions 1.x and 2.x are read: 2.0 (Linux's since its accurate:no) adds
+ * " accurate:no" to a site whose counters missed allocations, which is kept
+ * (site->inaccurate).  "full" has three more columns (total size, total
+ * calls, peak size) and a header that names them; a tag info may carry a
+ * column (file:line:column) and, after func:, key:value words (callee:NAME,
+ * accurate:no) of which unknown ones are skipped.  Lines without the header (kernels
  * before it had one) are read by their count of numbers.  The json report
  * is {"version": 1, "program", "pid", "sites": [{...}]}.
  *
@@ -21,10 +23,8 @@
 #include <string.h>
 #include "format.h"
 #include "json.h"
-#include "snapshot.h"
+#include "report_parse.h"
 
-#define ALLOCINFO_HEADER	"allocinfo - version:"
-#define ALLOCINFO_MAJOR		"1."	/* the versions read: 1.x */
 #define FULL_HEADER_MARK	"<total size>"
 #define NOTE_MARK		"# alloctag: "
 #define ALLOCINFO_NUMBERS	2
@@ -92,6 +92,8 @@ static int parse_tag_info(struct site *site, char *info)
 			*word++ = '\0';
 		if (!strncmp(next, "callee:", 7) && next[7] && !site->callee)
 			site->callee = xstrdup(next + 7);
+		else if (!strcmp(next, ALLOCINFO_INACCURATE))
+			site->inaccurate = 1;
 	}
 	size_t n = strlen(info);
 	if (n > 2 && info[n - 1] == ']' && (open = strstr(info, " ["))) {
@@ -176,8 +178,8 @@ static int parse_header(struct text_parser *tp, const char *line)
 
 	while (*v == ' ')
 		v++;
-	if (strncmp(v, ALLOCINFO_MAJOR, strlen(ALLOCINFO_MAJOR)))
-		return line_error(tp, "an allocinfo report of another version (this alloctag reads 1.x)");
+	if ((v[0] != '1' && v[0] != '2') || v[1] != '.')
+		return line_error(tp, "an allocinfo report of another version (this alloctag reads 1.x and 2.x)");
 	return 0;
 }
 
@@ -231,17 +233,6 @@ static int parse_text(struct snapshot *s, char *text, const char *name)
 
 static const char *const json_numbers[] = { "bytes", "calls", "total_bytes", "total_calls", "peak_bytes" };
 
-void site_set_place(struct site *site, const struct json *j, const char *file,
-		    const char *function, unsigned line, unsigned column)
-{
-	site->file = xstrdup(file);
-	site->function = xstrdup(function);
-	site->module = xstrdup(json_str(j, "module"));
-	site->callee = xstrdup(json_str(j, "callee"));
-	site->line = line;
-	site->column = column;
-}
-
 static int parse_json_site(struct snapshot *s, const struct json *j, size_t index, const char *name)
 {
 	int64_t v[ARRAY_SIZE(json_numbers)], line, column = 0;
@@ -269,6 +260,7 @@ static int parse_json_site(struct snapshot *s, const struct json *j, size_t inde
 	site->total_bytes = v[2];
 	site->total_calls = v[3];
 	site->peak = v[4];
+	site->inaccurate = json_get(j, "accurate") && json_get(j, "accurate")->type == JSON_FALSE;
 	return 0;
 }
 

@@ -40,6 +40,7 @@ void report_write(struct buf *b, const struct snapshot *s, enum report_format fo
 		l->where.module = site->module;
 		l->where.line = site->line;
 		l->where.column = site->column;
+		l->where.inaccurate = site->inaccurate;
 	}
 	report_sort(lines, s->n);
 	report_format(&o, format, lines, s->n, &meta);

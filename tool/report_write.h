@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_write.h: a snapshot written as the runtime writes its reports
- * (README, "Reports"), by the runtime's own code (runtime/format.c): a
+ * (docs/reference.md, "Reports"), by the runtime's own code (runtime/format.c): a
  * snapshot of a live process and the report at its exit compare line by line.
  */
 #ifndef ALLOCTAG_TOOL_REPORT_WRITE_H

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* snapshot.c: the sites of a snapshot, their order, and reading one from
- * whatever the command line names (snapshot.h). */
+/* snapshot.c: the sites of a snapshot and their order (snapshot.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "live.h"
+#include "format.h"
+#include "json.h"
 #include "snapshot.h"
-#include "timeline.h"
-
-#define PROC_ALLOCINFO	"/proc/allocinfo"
 
 struct site *snapshot_add(struct snapshot *s)
 {
@@ -124,61 +120,17 @@ void site_tag_info(struct buf *b, const struct site *site, int with_column)
 	buf_printf(b, " func:%s", site->function);
 	if (with_column && site->callee)
 		buf_printf(b, " callee:%s", site->callee);
+	if (site->inaccurate)
+		buf_puts(b, " " ALLOCINFO_INACCURATE);
 }
 
-int is_pid_argument(const char *what, long *pid)
+void site_set_place(struct site *site, const struct json *j, const char *file,
+		    const char *function, unsigned line, unsigned column)
 {
-	uint64_t v;
-
-	if (parse_u64(what, &v) || v == 0 || v > 0x7fffffff)
-		return 0;
-	*pid = (long)v;
-	return 1;
-}
-
-/* "FILE@WHICH": FILE, if it exists and the whole name does not. */
-static char *split_at(const char *what, const char **which)
-{
-	const char *at = strrchr(what, '@');
-	char *file;
-
-	*which = NULL;
-	if (!at || !access(what, F_OK))
-		return xstrdup(what);
-	file = strndup(what, at - what);
-	if (!file || access(file, F_OK)) {
-		free(file);
-		return xstrdup(what);
-	}
-	*which = at + 1;
-	return file;
-}
-
-int snapshot_read(struct snapshot *s, const char *what)
-{
-	struct buf text = { 0 };
-	const char *which;
-	char *file;
-	long pid;
-	int rc = -1;
-
-	memset(s, 0, sizeof(*s));
-	if (is_pid_argument(what, &pid))
-		return live_snapshot_or_kept(s, pid);
-	file = split_at(what, &which);
-	if (read_file(file, &text)) {
-		if (!strcmp(file, PROC_ALLOCINFO) && access(file, F_OK))
-			error_set("no %s: this kernel is not built with CONFIG_MEM_ALLOC_PROFILING", file);
-		else if (!strcmp(file, PROC_ALLOCINFO) && access(file, R_OK))
-			error_set("cannot read %s: only root can", file);
-	} else if (is_timeline_text(text.data, text.len)) {
-		rc = timeline_snapshot(s, text.data, text.len, file, which);
-	} else if (which) {
-		error_set("%s is not a timeline: @%s names a sample of a timeline", file, which);
-	} else {
-		rc = report_parse(s, text.data, text.len, file);
-	}
-	buf_free(&text);
-	free(file);
-	return rc;
+	site->file = xstrdup(file);
+	site->function = xstrdup(function);
+	site->module = xstrdup(json_str(j, "module"));
+	site->callee = xstrdup(json_str(j, "callee"));
+	site->line = line;
+	site->column = column;
 }

@@ -7,15 +7,13 @@
  *   a live process (live.c)             everything, and the column and callee
  *   a "full" or "json" report           everything (column and callee if it has them)
  *   an "allocinfo" report or the
- *   kernel's /proc/allocinfo            live bytes and calls only (has_totals = 0)
+ *   kernel's /proc/allocinfo (1.0,
+ *   2.0 and its accurate:no)            live bytes and calls only (has_totals = 0)
  *   a timeline (timeline.c)             one of its samples
  *
- * Reading: snapshot_read() takes a PID (all digits: a running process, or
- * the report an ended one kept), "/proc/allocinfo" or a
- * file (report or timeline, told apart by their first line).  A timeline
- * gives its last sample, or the one named after an @: TIMELINE@peak (the
- * most live bytes), TIMELINE@last, TIMELINE@2.5s (the last sample at or
- * before 2.5 s from the start of the recording).
+ * Read by live.c, report_parse.c and timeline.c; what an operand of the
+ * command line names, by source.h.  This file is the bottom of the model:
+ * it uses none of them.
  */
 #ifndef ALLOCTAG_TOOL_SNAPSHOT_H
 #define ALLOCTAG_TOOL_SNAPSHOT_H
@@ -36,6 +34,7 @@ struct site {
 	int64_t total_calls;
 	int64_t peak;
 	uint32_t id;		/* the source's own number for the site (live, timeline), or 0 */
+	int inaccurate;		/* the kernel said accurate:no (allocinfo 2.0) */
 };
 
 enum snapshot_source {
@@ -87,13 +86,5 @@ struct json;
 void site_set_place(struct site *site, const struct json *j, const char *file,
 		    const char *function, unsigned line, unsigned column);
 
-/* Parse a report's text (allocinfo, full, json); NAME is for messages. */
-int report_parse(struct snapshot *s, const char *text, size_t len, const char *name);
-/* Does TEXT look like a timeline rather than a report? */
-int is_timeline_text(const char *text, size_t len);
-
-/* What the command line names (above); -1 with the error set. */
-int snapshot_read(struct snapshot *s, const char *what);
-int is_pid_argument(const char *what, long *pid);
 
 #endif

@@ -303,6 +303,13 @@ void timeline_state(const struct timeline *tl, size_t sample, struct snapshot *s
 	timeline_cursor_free(&c);
 }
 
+int64_t timeline_length(const struct timeline *tl)
+{
+	int64_t last = tl->nsamples ? tl->samples[tl->nsamples - 1].t : 0;
+
+	return tl->ended && tl->end_ns > last ? tl->end_ns : last;
+}
+
 /* The sample WHICH names; -1 with the error set if none. */
 static long choose_sample(const struct timeline *tl, const char *which, const char *name)
 {
@@ -318,6 +325,11 @@ static long choose_sample(const struct timeline *tl, const char *which, const ch
 		t = 0;
 	if (t < 0) {
 		error_set("%s@%s: name a sample as @last, @peak or @SECONDS", name, which);
+		return -1;
+	}
+	if (t > timeline_length(tl)) {
+		error_set("%s@%s: past the end of the timeline, which is %.3f s long", name, which,
+			  timeline_length(tl) / 1e9);
 		return -1;
 	}
 	for (size_t i = 0; i < tl->nsamples && tl->samples[i].t <= t; i++)
@@ -382,8 +394,10 @@ static void put_entry(struct buf *b, int first, uint32_t id, const int64_t *v)
 
 static int write_out(struct timeline_writer *w, const struct buf *b)
 {
-	if (write_all(w->fd, b->data, b->len)) {
-		error_set("cannot write %s: %s", w->path, strerror(errno));
+	int error = sys_write_all(w->fd, b->data, b->len);
+
+	if (error) {
+		error_set("cannot write %s: %s", w->path, strerror(error));
 		return -1;
 	}
 	w->size += b->len;

@@ -2,7 +2,7 @@
 /*
  * timeline.h: a process's counters over time, as `alloctag record` writes
  * them and `plot` and `pprof` read them.  A text file, one JSON object a
- * line (README, "Timeline files"):
+ * line (docs/reference.md, "Timeline files"):
  *
  *   {"alloctag_timeline": 1, "program": "demo", "pid": 4242,
  *    "start_ns": 1767225600000000000, "interval_ns": 100000000,
@@ -69,6 +69,8 @@ struct timeline {
 int is_timeline_text(const char *text, size_t len);
 int timeline_load(struct timeline *tl, const char *text, size_t len, const char *name);
 void timeline_free(struct timeline *tl);
+/* How long it runs (ns): to its end line, or its last sample. */
+int64_t timeline_length(const struct timeline *tl);
 /* The sample with the most live bytes in all (the first of equals). */
 size_t timeline_peak_sample(const struct timeline *tl);
 /* The counters at a sample: values[site index * TIMELINE_VALUES + k], replayed

@@ -1,27 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * top.c: `alloctag top [-d SECONDS] [-s KEY] [-f TEXT] [-n COUNT] [-b]
- * [PID | /proc/allocinfo | FILE]`: the sites, refreshed every SECONDS
- * (default 1), as top(1) shows processes.
+ * top.c: `alloctag top`: the sites of a process, a report or
+ * /proc/allocinfo, refreshed every SECONDS (default 1), as top(1) shows
+ * processes.
  *
  *   alloctag top - demo (pid 4242) - 12:00:01 - every 1s
- *   live 12.3 MiB in 3,456 blocks (+1.2 MiB); total 45.0 MiB in 99,999 calls
- *   523 sites, 40 shown; sorted by live bytes; h for keys
- *         LIVE   BLOCKS     GROWTH      TOTAL     CALLS       PEAK  SITE
- *      4.0 MiB     1000   +512 KiB   40.0 MiB     10000    4.0 MiB  demo.c:42 func:count
+ *   live 12.3 MiB in 3456 blocks (+1.2 MiB); total 45.0 MiB in 99999 calls; 2.0 MiB/s, 1000 calls/s
+ *   523 sites, 20 shown; sorted by live bytes; h for keys
+ *      LIVE  BLOCKS    GROWTH       RATE  CALLS/S     TOTAL  CALLS     PEAK  SITE
+ *   4.0 MiB    1000  +512 KiB  2.0 MiB/s     1000  40.0 MiB  10000  4.0 MiB  demo.c:42 func:count
  *
- * GROWTH is the change of live bytes since the previous refresh.  A
- * report or /proc/allocinfo is read again at each refresh; a process's
- * live file is mapped once.  Keys: b c g t p s sort by live bytes, blocks,
- * growth, total, peak, site; r reverses; / filters (a substring of the
- * site line; Enter applies, Esc cancels); e toggles exact numbers; space
- * refreshes; + and - change the interval; arrows, PgUp, PgDn, Home
- * scroll; h shows the keys; q quits.  Without a terminal (or with -b) it
- * prints COUNT (default 1) refreshes, one after the other, and exits.
+ * GROWTH is the change of live bytes since the refresh before, RATE and
+ * CALLS/S what the site allocated per second between them.  The lines fit
+ * the terminal: the columns of least use go first when it is narrow
+ * (table.h), the site takes the rest; the title and the header stay on
+ * screen, and "N shown" is what the screen shows.  A report or
+ * /proc/allocinfo is read again at each refresh; a process's live file is
+ * mapped once, and a process that exits stays on screen with its final
+ * counters.  Without a terminal (or with -b) it prints COUNT (default 1)
+ * refreshes one after the other, as wide as $COLUMNS says (else whole).
+ *
+ * With no operand: the user's one process with live counters; with
+ * several, a list to pick from (ps.c); with none, /proc/allocinfo.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,54 +34,55 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
 #include "live.h"
-#include "snapshot.h"
+#include "source.h"
+#include "site_table.h"
+#include "views.h"
 
-#define DEFAULT_DELAY_NS	1000000000LL
-#define MIN_DELAY_NS		100000000LL
-#define MAX_DELAY_NS		3600000000000LL
-#define HEADER_LINES		4
-#define BATCH_WIDTH		200
+#define HEADER_LINES		4	/* title, totals, state, column header */
 #define FILTER_MAX		128
-#define NUMBER_WIDTH		10
 
-enum sort_key { SORT_BYTES, SORT_BLOCKS, SORT_GROWTH, SORT_TOTAL, SORT_PEAK, SORT_SITE };
-
-static const struct {
-	char key;
-	const char *name;
-} sort_keys[] = {
-	[SORT_BYTES] = { 'b', "live bytes" }, [SORT_BLOCKS] = { 'c', "live blocks" },
-	[SORT_GROWTH] = { 'g', "growth" }, [SORT_TOTAL] = { 't', "total bytes" },
-	[SORT_PEAK] = { 'p', "peak bytes" }, [SORT_SITE] = { 's', "site" },
-};
-
-struct row {
-	const struct site *site;
-	int64_t growth;
-	int has_growth;
-};
+enum filter_field { FILTER_LINE, FILTER_FILE, FILTER_FUNCTION, FILTER_MODULE };
 
 struct top {
-	const char *what;	/* the argument */
-	long pid;		/* a live process, or 0 for a file */
+	const char *what;	/* the operand, for the title */
+	struct source src;	/* src.pid: a live process, mapped once */
 	struct live live;
-	struct snapshot now, before;	/* before: sorted by place, for the growth */
+	struct snapshot now, before;	/* before: sorted by place */
 	int have_before, exited;
 	char error[256];	/* the last refresh's trouble, kept on screen */
-	struct row *rows;
+	struct site_row *rows;
 	size_t nrows;
-	enum sort_key sort;
+	struct table table;
+	enum site_column sort;
 	int reverse, exact, help, batch;
-	char filter[FILTER_MAX];
+	enum filter_field filter_field;
+	char filter[FILTER_MAX];	/* as given, "func:main" */
 	int editing;		/* the filter prompt is open */
 	char edit[FILTER_MAX];
-	size_t scroll;
+	size_t scroll, shown;
 	int64_t delay;
 	unsigned refreshes;
-	int rows_on_screen, cols;
+	int rows_on_screen, cols;	/* cols 0: any width (batch to a file) */
 };
+
+/* ---- names of the columns ------------------------------------------------ */
+
+int top_sort_key(const char *s)
+{
+	return site_column_named(s);
+}
+
+const char *top_sort_keys_text(void)
+{
+	static char text[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < NCOLUMNS && n < sizeof(text); i++)
+		n += snprintf(text + n, sizeof(text) - n, "%s%s (%c)", i ? ", " : "", site_columns[i].name,
+			      site_columns[i].key);
+	return text;
+}
 
 /* ---- the terminal ------------------------------------------------------- */
 
@@ -103,14 +107,14 @@ static void terminal_enter(void)
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
 	terminal_raw = 1;
 	/* the alternate screen, the cursor hidden */
-	write_all(STDOUT_FILENO, "\033[?1049h\033[?25l", 14);
+	sys_write_all(STDOUT_FILENO, "\033[?1049h\033[?25l", 14);
 }
 
 static void terminal_leave(void)
 {
 	if (!terminal_raw)
 		return;
-	write_all(STDOUT_FILENO, "\033[?25h\033[?1049l", 14);
+	sys_write_all(STDOUT_FILENO, "\033[?25h\033[?1049l", 14);
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_termios);
 	terminal_raw = 0;
 }
@@ -147,9 +151,11 @@ static void handle_signals(void)
 
 static int read_now(struct top *t, struct snapshot *s)
 {
-	if (t->pid)
-		return live_read(&t->live, s);
-	return snapshot_read(s, t->what);
+	int rc = t->src.pid && t->live.base ? live_read(&t->live, s) : snapshot_read(s, t->what);
+
+	if (rc == 0 && !s->time_ns)	/* a file: the reading's time */
+		s->time_ns = sys_clock_ns(CLOCK_REALTIME);
+	return rc;
 }
 
 static const struct site *find_before(const struct top *t, const struct site *site)
@@ -177,6 +183,8 @@ static void keep_before(struct top *t)
 	t->before = t->now;
 	t->before.sites = xmalloc((t->now.n + 1) * sizeof(*t->now.sites));
 	t->before.program = xstrdup(t->now.program);
+	t->before.notes = NULL;
+	t->before.nnotes = 0;
 	t->before.borrowed = 0;
 	for (size_t i = 0; i < t->now.n; i++) {
 		struct site *to = &t->before.sites[i];
@@ -192,7 +200,7 @@ static void keep_before(struct top *t)
 	t->have_before = 1;
 }
 
-/* A new reading: the growth is against the one before. */
+/* A new reading: growth and rates are against the one before. */
 static void refresh(struct top *t)
 {
 	struct snapshot s;
@@ -209,213 +217,145 @@ static void refresh(struct top *t)
 	snapshot_clear(&t->now);
 	t->now = s;
 	t->refreshes++;
-	if (t->pid && (s.exited || live_exited(&t->live)))
+	if (t->src.pid && t->live.base && (s.exited || live_exited(&t->live)))
 		t->exited = 1;
 }
 
 /* ---- the rows ----------------------------------------------------------- */
 
-static void tag_line(struct buf *b, const struct site *site)
+static void set_filter(struct top *t, const char *spec)
 {
-	b->len = 0;
-	site_tag_info(b, site, 1);
+	static const struct {
+		const char *prefix;
+		enum filter_field field;
+	} fields[] = { { "file:", FILTER_FILE }, { "func:", FILTER_FUNCTION }, { "module:", FILTER_MODULE } };
+
+	snprintf(t->filter, sizeof(t->filter), "%s", spec);
+	t->filter_field = FILTER_LINE;
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		if (!strncmp(spec, fields[i].prefix, strlen(fields[i].prefix)))
+			t->filter_field = fields[i].field;
 }
 
 static int matches(const struct top *t, const struct site *site, struct buf *scratch)
 {
+	const char *text = t->filter + (t->filter_field == FILTER_LINE ? 0 : strcspn(t->filter, ":") + 1);
+	const char *field;
+
 	if (!t->filter[0])
 		return 1;
-	tag_line(scratch, site);
-	return strcasestr(scratch->data, t->filter) != NULL;
-}
-
-static struct top *sorting;
-
-static int64_t sort_value(const struct row *r)
-{
-	switch (sorting->sort) {
-	case SORT_BLOCKS: return r->site->calls;
-	case SORT_GROWTH: return r->growth;
-	case SORT_TOTAL: return r->site->total_bytes;
-	case SORT_PEAK: return r->site->peak;
-	default: return r->site->bytes;
+	switch (t->filter_field) {
+	case FILTER_FILE: field = site->file; break;
+	case FILTER_FUNCTION: field = site->function; break;
+	case FILTER_MODULE: field = site->module; break;
+	default:
+		scratch->len = 0;
+		site_tag_info(scratch, site, 1);
+		field = scratch->data;
 	}
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct row *a = pa, *b = pb;
-	int c;
-
-	if (sorting->sort == SORT_SITE) {
-		c = site_cmp_place(a->site, b->site);
-	} else {
-		int64_t x = sort_value(a), y = sort_value(b);
-
-		c = x != y ? (x > y ? -1 : 1) : site_cmp_report(a->site, b->site);
-	}
-	return sorting->reverse ? -c : c;
+	return field && strcasestr(field, text);
 }
 
 static void make_rows(struct top *t)
 {
 	struct buf scratch = { 0 };
+	int64_t dt = t->now.time_ns - t->before.time_ns;
 
 	free(t->rows);
 	t->rows = xcalloc(t->now.n + 1, sizeof(*t->rows));
 	t->nrows = 0;
 	for (size_t i = 0; i < t->now.n; i++) {
-		const struct site *site = &t->now.sites[i], *old;
-		struct row *r;
+		struct site_row *r;
 
-		if (!matches(t, site, &scratch))
+		if (!matches(t, &t->now.sites[i], &scratch))
 			continue;
 		r = &t->rows[t->nrows++];
-		r->site = site;
-		if (t->have_before) {
-			old = find_before(t, site);
-			r->growth = site->bytes - (old ? old->bytes : 0);
-			r->has_growth = 1;
-		}
+		site_row_init(r, &t->now.sites[i], t->now.has_totals);
+		if (t->have_before)
+			site_row_change(r, find_before(t, r->site), dt, t->now.has_totals && t->before.has_totals);
 	}
-	sorting = t;
-	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
+	site_rows_sort(t->rows, t->nrows, t->sort, t->reverse);
 	buf_free(&scratch);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
 
-static const char *bytes_text(const struct top *t, char *out, size_t size, int64_t v, int known)
-{
-	if (!known)
-		return "-";
-	if (t->exact)
-		snprintf(out, size, "%lld", (long long)v);
-	else
-		human_bytes(out, size, v);
-	return out;
-}
-
-static const char *count_text(const struct top *t, char *out, size_t size, int64_t v, int known)
-{
-	if (!known)
-		return "-";
-	if (t->exact)
-		snprintf(out, size, "%lld", (long long)v);
-	else
-		human_count(out, size, v);
-	return out;
-}
-
-static const char *growth_text(const struct top *t, char *out, size_t size, const struct row *r)
-{
-	char v[24];
-
-	if (!r->has_growth)
-		return "";
-	if (!r->growth)
-		return "0";
-	bytes_text(t, v, sizeof(v), r->growth < 0 ? -r->growth : r->growth, 1);
-	snprintf(out, size, "%c%s", r->growth < 0 ? '-' : '+', v);
-	return out;
-}
-
-/* One screen line: TEXT cut to the width, then "clear to the end of line". */
+/* One line: TEXT cut to the width, "clear to the end of the line" on a
+ * screen; lines are separated, so that the last does not scroll the screen. */
 static void put_line(struct top *t, struct buf *out, const char *text)
 {
 	size_t n = strlen(text);
 
-	if (n > (size_t)t->cols)
+	if (out->len)
+		buf_puts(out, t->batch ? "\n" : "\r\n");
+	if (t->cols && n > (size_t)t->cols)
 		n = t->cols;
 	buf_add(out, text, n);
-	buf_puts(out, t->batch ? "\n" : "\033[K\r\n");
+	if (!t->batch)
+		buf_puts(out, "\033[K");
 }
 
-static void put_header(struct top *t, struct buf *out)
+static void put_totals(struct top *t, struct buf *out)
 {
 	struct buf line = { 0 };
-	int64_t bytes = 0, calls = 0, total = 0, total_calls = 0, growth = 0;
-	char a[32], b[32], c[32], d[32], when[32];
+
+	site_rows_summary(&line, t->rows, t->nrows, t->now.has_totals, t->exact);
+	put_line(t, out, line.data);
+	buf_free(&line);
+}
+
+static void put_header(struct top *t, struct buf *out, size_t shown)
+{
+	struct buf line = { 0 };
+	char when[32];
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	for (size_t i = 0; i < t->now.n; i++) {
-		bytes += t->now.sites[i].bytes;
-		calls += t->now.sites[i].calls;
-		total += t->now.sites[i].total_bytes;
-		total_calls += t->now.sites[i].total_calls;
-	}
-	for (size_t i = 0; i < t->before.n && t->have_before; i++)
-		growth -= t->before.sites[i].bytes;
 	buf_printf(&line, "alloctag top - %s", t->now.program ? t->now.program : t->what);
 	if (t->now.pid)
 		buf_printf(&line, " (pid %ld)", t->now.pid);
 	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9, t->exited ? " - exited" : "");
 	put_line(t, out, line.data);
-
+	put_totals(t, out);
 	line.len = 0;
-	buf_printf(&line, "live %s in %s blocks", bytes_text(t, a, sizeof(a), bytes, 1),
-		   count_text(t, b, sizeof(b), calls, 1));
-	if (t->have_before)
-		buf_printf(&line, " (%s%s)", bytes + growth < 0 ? "-" : "+",
-			   bytes_text(t, c, sizeof(c), bytes + growth < 0 ? -(bytes + growth) : bytes + growth, 1));
-	if (t->now.has_totals)
-		buf_printf(&line, "; total %s in %s calls", bytes_text(t, d, sizeof(d), total, 1),
-			   count_text(t, a, sizeof(a), total_calls, 1));
-	put_line(t, out, line.data);
-
-	line.len = 0;
-	if (t->editing)
-		buf_printf(&line, "filter: %s_", t->edit);
-	else if (t->error[0])
+	if (t->editing) {
+		buf_printf(&line, "filter (TEXT, file:TEXT, func:TEXT, module:TEXT): %s_", t->edit);
+	} else if (t->error[0]) {
 		buf_printf(&line, "%s", t->error);
-	else {
-		buf_printf(&line, "%zu sites, %zu shown", t->now.n, t->nrows);
+	} else {
+		buf_printf(&line, "%zu sites, ", t->now.n);
 		if (t->filter[0])
-			buf_printf(&line, " (filter \"%s\")", t->filter);
-		buf_printf(&line, "; sorted by %s%s; h for keys", sort_keys[t->sort].name,
+			buf_printf(&line, "%zu match \"%s\", ", t->nrows, t->filter);
+		buf_printf(&line, "%zu shown", shown);
+		if (t->scroll && shown)
+			buf_printf(&line, " (%zu to %zu)", t->scroll + 1, t->scroll + shown);
+		buf_printf(&line, "; sorted by %s%s; h for keys", site_columns[t->sort].what,
 			   t->reverse ? ", reversed" : "");
 	}
 	put_line(t, out, line.data);
 	buf_free(&line);
 }
 
-static void put_rows(struct top *t, struct buf *out, size_t max_rows)
+static void put_rows(struct top *t, struct buf *out, size_t from, size_t n)
 {
-	struct buf line = { 0 }, tag = { 0 };
-	int known = t->now.has_totals;
+	struct buf line = { 0 };
 
-	buf_printf(&line, "%*s %*s %*s %*s %*s %*s  %s", NUMBER_WIDTH, "LIVE", 8, "BLOCKS",
-		   NUMBER_WIDTH, "GROWTH", NUMBER_WIDTH, "TOTAL", 9, "CALLS", NUMBER_WIDTH, "PEAK", "SITE");
+	table_put_header(&t->table, &line);
 	put_line(t, out, line.data);
-	if (t->scroll > t->nrows)
-		t->scroll = t->nrows;
-	for (size_t i = t->scroll; i < t->nrows && i - t->scroll < max_rows; i++) {
-		const struct row *r = &t->rows[i];
-		char a[32], b[32], c[32], d[32], e[32], f[32];
-
-		tag_line(&tag, r->site);
+	for (size_t i = from; i < from + n; i++) {
 		line.len = 0;
-		buf_printf(&line, "%*s %*s %*s %*s %*s %*s  %s",
-			   NUMBER_WIDTH, bytes_text(t, a, sizeof(a), r->site->bytes, 1),
-			   8, count_text(t, b, sizeof(b), r->site->calls, 1),
-			   NUMBER_WIDTH, growth_text(t, c, sizeof(c), r),
-			   NUMBER_WIDTH, bytes_text(t, d, sizeof(d), r->site->total_bytes, known),
-			   9, count_text(t, e, sizeof(e), r->site->total_calls, known),
-			   NUMBER_WIDTH, bytes_text(t, f, sizeof(f), r->site->peak, known), tag.data);
+		table_put_row(&t->table, i, &line);
 		put_line(t, out, line.data);
 	}
 	buf_free(&line);
-	buf_free(&tag);
 }
 
 static void put_help(struct top *t, struct buf *out)
 {
 	static const char *const lines[] = {
-		"keys:",
-		"  b c g t p s   sort by live bytes, live blocks, growth, total bytes, peak, site",
-		"  r             reverse the order",
-		"  /             filter: the sites whose line holds the text (Enter applies, Esc cancels)",
+		"  r             reverse the order; < > sort by the column left or right",
+		"  /             filter: the sites whose line holds TEXT; file:TEXT, func:TEXT,",
+		"                module:TEXT match that part only (Enter applies, Esc cancels)",
 		"  e             exact numbers / short ones",
 		"  space         refresh now",
 		"  + -           refresh less / more often",
@@ -423,26 +363,42 @@ static void put_help(struct top *t, struct buf *out)
 		"  h ?           this help (any key goes back)",
 		"  q             quit",
 	};
+	struct buf line = { 0 };
 
+	put_line(t, out, "keys:");
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		line.len = 0;
+		buf_printf(&line, "  %c             sort by %s (%s)", site_columns[c].key, site_columns[c].what,
+			   site_columns[c].header);
+		put_line(t, out, line.data);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		put_line(t, out, lines[i]);
+	buf_free(&line);
 }
 
 static void draw(struct top *t)
 {
 	struct buf out = { 0 };
-	size_t room = t->rows_on_screen > HEADER_LINES ? t->rows_on_screen - HEADER_LINES : 1;
+	size_t room = t->rows_on_screen > HEADER_LINES ? t->rows_on_screen - HEADER_LINES : 0;
 
-	if (!t->batch)
-		buf_puts(&out, "\033[H");
-	put_header(t, &out);
+	table_free(&t->table);
+	site_table_make(&t->table, t->rows, t->nrows, t->now.has_totals ? 0 : COLUMNS_OF_TOTALS, t->exact,
+			t->cols, t->sort);
+	if (t->scroll >= t->nrows)
+		t->scroll = t->nrows ? t->nrows - 1 : 0;
+	t->shown = t->nrows - t->scroll;
+	if (!t->batch && t->shown > room)
+		t->shown = room;
+	put_header(t, &out, t->help ? 0 : t->shown);
 	if (t->help)
 		put_help(t, &out);
 	else
-		put_rows(t, &out, t->batch ? (size_t)-1 : room);
+		put_rows(t, &out, t->scroll, t->shown);
+	buf_puts(&out, t->batch ? "\n" : "\033[J");
 	if (!t->batch)
-		buf_puts(&out, "\033[J");
-	write_all(STDOUT_FILENO, out.data, out.len);
+		sys_write_all(STDOUT_FILENO, "\033[H", 3);
+	sys_write_all(STDOUT_FILENO, out.data, out.len);
 	buf_free(&out);
 }
 
@@ -453,7 +409,7 @@ static void edit_key(struct top *t, int c)
 	size_t n = strlen(t->edit);
 
 	if (c == '\r' || c == '\n') {
-		snprintf(t->filter, sizeof(t->filter), "%s", t->edit);
+		set_filter(t, t->edit);
 		t->editing = 0;
 		t->scroll = 0;
 	} else if (c == 27) {
@@ -466,13 +422,47 @@ static void edit_key(struct top *t, int c)
 	}
 }
 
+/* The sort column moved by STEP among the columns shown. */
+static void move_sort(struct top *t, int step)
+{
+	int c = (int)t->sort;
+
+	do
+		c = (c + step + NCOLUMNS) % NCOLUMNS;
+	while (!t->table.shown[c] && c != (int)t->sort);
+	t->sort = c;
+}
+
+/* An escape sequence at K (N bytes) moving the view: the bytes it took. */
+static size_t scroll_key(struct top *t, const char *k, size_t n)
+{
+	size_t page = t->rows_on_screen > HEADER_LINES ? t->rows_on_screen - HEADER_LINES : 1, used = 3;
+	char code;
+
+	if (n < 3 || k[1] != '[')
+		return 1;
+	code = k[2];
+	if (code >= '0' && code <= '9' && n > 3 && k[3] == '~')
+		used = 4;
+	if (code == 'A' && t->scroll)
+		t->scroll--;
+	else if (code == 'B' && t->scroll + 1 < t->nrows)
+		t->scroll++;
+	else if (code == '5')
+		t->scroll = t->scroll > page ? t->scroll - page : 0;
+	else if (code == '6' && t->scroll + page < t->nrows)
+		t->scroll += page;
+	else if (code == 'H' || code == '1')
+		t->scroll = 0;
+	return used;
+}
+
 /* The keys read; *REFRESH set when a new reading is wanted now. */
 static void handle_keys(struct top *t, const char *k, size_t n, int *refresh)
 {
-	size_t page = t->rows_on_screen > HEADER_LINES ? t->rows_on_screen - HEADER_LINES : 1;
-
 	for (size_t i = 0; i < n; i++) {
 		char c = k[i];
+		int sort;
 
 		if (t->editing) {
 			if (c == 27 && i + 1 < n && k[i + 1] == '[')	/* an arrow: not for the prompt */
@@ -486,37 +476,25 @@ static void handle_keys(struct top *t, const char *k, size_t n, int *refresh)
 			t->help = 0;
 			continue;
 		}
-		if (c == 27 && i + 2 < n && k[i + 1] == '[') {
-			char code = k[i + 2];
-
-			i += 2;
-			if (code >= '0' && code <= '9' && i + 1 < n && k[i + 1] == '~')
-				i++;
-			if (code == 'A' && t->scroll)
-				t->scroll--;
-			else if (code == 'B' && t->scroll + 1 < t->nrows)
-				t->scroll++;
-			else if (code == '5')
-				t->scroll = t->scroll > page ? t->scroll - page : 0;
-			else if (code == '6' && t->scroll + page < t->nrows)
-				t->scroll += page;
-			else if (code == 'H' || code == '1')
-				t->scroll = 0;
+		if (c == 27) {
+			i += scroll_key(t, k + i, n - i) - 1;
 			continue;
 		}
-		for (size_t s = 0; s < ARRAY_SIZE(sort_keys); s++)
-			if (c == sort_keys[s].key) {
-				t->sort = s;
-				t->scroll = 0;
-			}
+		if ((sort = top_sort_key((char[]){ c, 0 })) >= 0) {
+			t->sort = sort;
+			t->scroll = 0;
+			continue;
+		}
 		switch (c) {
 		case 'q': quit_requested = 1; break;
 		case 'r': t->reverse = !t->reverse; break;
+		case '<': move_sort(t, -1); break;
+		case '>': move_sort(t, 1); break;
 		case 'e': t->exact = !t->exact; break;
 		case 'h': case '?': t->help = 1; break;
 		case ' ': *refresh = 1; break;
-		case '+': t->delay = t->delay * 2 > MAX_DELAY_NS ? MAX_DELAY_NS : t->delay * 2; break;
-		case '-': t->delay = t->delay / 2 < MIN_DELAY_NS ? MIN_DELAY_NS : t->delay / 2; break;
+		case '+': t->delay = t->delay * 2 > TOP_MAX_DELAY_NS ? TOP_MAX_DELAY_NS : t->delay * 2; break;
+		case '-': t->delay = t->delay / 2 < TOP_MIN_DELAY_NS ? TOP_MIN_DELAY_NS : t->delay / 2; break;
 		case '/':
 			t->editing = 1;
 			snprintf(t->edit, sizeof(t->edit), "%s", t->filter);
@@ -529,14 +507,14 @@ static void handle_keys(struct top *t, const char *k, size_t n, int *refresh)
 
 static void run_batch(struct top *t, unsigned count)
 {
-	t->cols = BATCH_WIDTH;
+	t->cols = output_width();
 	for (unsigned i = 0; i < count && !quit_requested; i++) {
 		if (i) {
 			struct timespec ts = { t->delay / 1000000000, t->delay % 1000000000 };
 
 			nanosleep(&ts, NULL);
 			refresh(t);
-			write_all(STDOUT_FILENO, "\n", 1);
+			sys_write_all(STDOUT_FILENO, "\n", 1);
 		}
 		make_rows(t);
 		draw(t);
@@ -554,7 +532,7 @@ static void suspend(struct top *t)
 
 static void run_screen(struct top *t, unsigned count)
 {
-	int64_t next = now_ns(CLOCK_MONOTONIC) + t->delay;
+	int64_t next = sys_clock_ns(CLOCK_MONOTONIC) + t->delay;
 
 	terminal_enter();
 	terminal_size(t);
@@ -562,7 +540,7 @@ static void run_screen(struct top *t, unsigned count)
 	draw(t);
 	while (!quit_requested && (!count || t->refreshes < count)) {
 		struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
-		int64_t wait = next - now_ns(CLOCK_MONOTONIC);
+		int64_t wait = next - sys_clock_ns(CLOCK_MONOTONIC);
 		int refresh_now = 0;
 		char keys[64];
 
@@ -580,9 +558,9 @@ static void run_screen(struct top *t, unsigned count)
 			resized = 0;
 			terminal_size(t);
 		}
-		if (refresh_now || now_ns(CLOCK_MONOTONIC) >= next) {
+		if (refresh_now || sys_clock_ns(CLOCK_MONOTONIC) >= next) {
 			refresh(t);
-			next = now_ns(CLOCK_MONOTONIC) + t->delay;
+			next = sys_clock_ns(CLOCK_MONOTONIC) + t->delay;
 		}
 		if (!quit_requested) {
 			make_rows(t);
@@ -592,62 +570,47 @@ static void run_screen(struct top *t, unsigned count)
 	terminal_leave();
 }
 
-static int parse_sort(const char *s)
+/* What T shows: the operand's process (mapped once) or file. */
+static void open_what(struct top *t, const char *what)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(sort_keys); i++)
-		if ((s[0] == sort_keys[i].key && !s[1]) || !strcmp(s, sort_keys[i].name))
-			return (int)i;
-	return -1;
+	char pid[32];
+
+	if (source_resolve(&t->src, what))
+		fail_error();
+	if (t->src.pid && live_open(&t->live, t->src.pid) == 0) {
+		snprintf(pid, sizeof(pid), "%ld", t->src.pid);
+		t->what = xstrdup(pid);
+	} else {
+		t->what = xstrdup(what);	/* a file, or an ended process's kept report */
+	}
+	if (read_now(t, &t->now))
+		fail_error();
+	t->refreshes = 1;
+	if (t->src.pid && t->live.base && (t->now.exited || live_exited(&t->live)))
+		t->exited = 1;
+	if (t->src.pid && !t->live.base)
+		t->exited = 1;
 }
 
-int cmd_top(int argc, char **argv)
+int top_run(const struct top_options *o)
 {
 	static struct top t;
-	uint64_t count = 0;
-	int c, sort;
+	int interactive = !o->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 
-	static const struct option options[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ 0 } };
-
-	t.delay = DEFAULT_DELAY_NS;
-	while ((c = command_option("top", argc, argv, "d:s:f:n:b", options)) != -1) {
-		if (c == 'd' && ((t.delay = parse_duration(optarg)) < MIN_DELAY_NS || t.delay > MAX_DELAY_NS))
-			fail("-d %s: not a delay from 0.1 s to an hour", optarg);
-		else if (c == 's' && (sort = parse_sort(optarg)) < 0)
-			fail("-s %s: sort by b (live bytes), c (live blocks), g (growth), t (total bytes), "
-			     "p (peak bytes) or s (site)", optarg);
-		else if (c == 's')
-			t.sort = sort;
-		else if (c == 'f')
-			snprintf(t.filter, sizeof(t.filter), "%s", optarg);
-		else if (c == 'n' && (parse_u64(optarg, &count) || !count || count > 1000000))
-			fail("-n %s: not a count of refreshes", optarg);
-		else if (c == 'b')
-			t.batch = 1;
-	}
-	if (optind < argc - 1)
-		usage_of("top");
-	t.what = optind < argc ? argv[optind] : "/proc/allocinfo";
-	if (is_pid_argument(t.what, &t.pid) && live_open(&t.live, t.pid))
-		fail_error();
-	if (read_now(&t, &t.now))
-		fail_error();
-	t.refreshes = 1;
-	if (t.pid && (t.now.exited || live_exited(&t.live)))
-		t.exited = 1;
+	t.delay = o->delay_ns;
+	t.sort = o->sort;
+	t.exact = o->exact;
+	set_filter(&t, o->filter ? o->filter : "");
+	live_init(&t.live, 0);
+	open_what(&t, o->what ? o->what : ps_choose(interactive));
 	handle_signals();
-	if (t.batch || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+	if (!interactive) {
 		t.batch = 1;
-		run_batch(&t, count ? count : 1);
+		run_batch(&t, o->count ? o->count : 1);
 	} else {
-		run_screen(&t, count);
+		run_screen(&t, o->count);
 	}
-	if (t.pid)
-		live_close(&t.live);
+	live_close(&t.live);
+	source_free(&t.src);
 	return 0;
 }

@@ -7,13 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "util.h"
 
 #define HUMAN_COUNT_EXACT	100000	/* counts below it are shown whole */
 
 static char error_message[1024];
+static const char *program = "alloctag";
+
+void fail_as(const char *name)
+{
+	program = name;
+}
 
 void error_set(const char *fmt, ...)
 {
@@ -34,7 +39,7 @@ void fail(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs("alloctag: ", stderr);
+	fprintf(stderr, "%s: ", program);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -163,30 +168,13 @@ int read_file(const char *path, struct buf *b)
 	return rc;
 }
 
-int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		c += w;
-		n -= w;
-	}
-	return 0;
-}
-
 /* Something that is not a regular file (a terminal, a pipe, /dev/null):
  * written in place, never replaced. */
 static int write_in_place(const char *path, const struct buf *b)
 {
 	int fd = !strcmp(path, "-") ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
-	if (fd < 0 || write_all(fd, b->data, b->len)) {
+	if (fd < 0 || (errno = sys_write_all(fd, b->data, b->len))) {
 		error_set("cannot write %s: %s", !strcmp(path, "-") ? "to the standard output" : path,
 			  strerror(errno));
 		if (fd >= 0)
@@ -210,7 +198,7 @@ int write_file(const char *path, const struct buf *b)
 		return -1;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, b->data, b->len) || close(fd) || rename(tmp, path)) {
+	if (fd < 0 || (errno = sys_write_all(fd, b->data, b->len)) || close(fd) || rename(tmp, path)) {
 		error_set("cannot write %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			unlink(tmp);
@@ -253,6 +241,22 @@ char *human_count(char *out, size_t size, int64_t v)
 		return out;
 	}
 	return scaled(out, size, v, units, 1000, ARRAY_SIZE(units));
+}
+
+char *number_text(char *out, size_t size, int64_t v, unsigned how)
+{
+	char digits[32];
+	const char *sign = (how & NUMBER_SIGNED) && v ? (v < 0 ? "-" : "+") : "";
+	int64_t magnitude = sign[0] ? (v < 0 ? -v : v) : v;
+
+	if (how & NUMBER_EXACT)
+		snprintf(digits, sizeof(digits), "%lld", (long long)magnitude);
+	else if (how & NUMBER_BYTES)
+		human_bytes(digits, sizeof(digits), magnitude);
+	else
+		human_count(digits, sizeof(digits), magnitude);
+	snprintf(out, size, "%s%s%s", sign, digits, how & NUMBER_PER_SECOND ? "/s" : "");
+	return out;
 }
 
 int parse_u64(const char *s, uint64_t *out)
@@ -306,12 +310,4 @@ int64_t parse_size(const char *s)
 			d *= 1024;
 	}
 	return d >= 0 && d < 1e18 ? (int64_t)d : -1;
-}
-
-int64_t now_ns(int clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

@@ -5,7 +5,8 @@
  *
  * Errors: a function that can fail on bad input sets the message with
  * error_set() and returns -1 (or NULL); the command prints it as the one line
- * "alloctag: MESSAGE" and exits with EXIT_TROUBLE (fail()).
+ * "alloctag COMMAND: MESSAGE" and exits with EXIT_TROUBLE (fail()).  The
+ * clock and the write loop are the runtime's own (runtime/sys.h).
  */
 #ifndef ALLOCTAG_TOOL_UTIL_H
 #define ALLOCTAG_TOOL_UTIL_H
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sys.h"	/* the runtime's clock and write loop: sys_clock_ns(), sys_write_all() */
 
 #define EXIT_TROUBLE	2	/* bad input or usage, as diff(1) and grep(1) say it */
 
@@ -23,6 +25,8 @@ void error_set(const char *fmt, ...) PRINTF(1, 2);
 const char *error_get(void);
 _Noreturn void fail(const char *fmt, ...) PRINTF(1, 2);
 _Noreturn void fail_error(void);	/* the message error_set() left */
+/* fail()'s lines begin "NAME: " ("alloctag top: "); "alloctag: " until then. */
+void fail_as(const char *name);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -45,8 +49,6 @@ void buf_free(struct buf *b);
 int read_file(const char *path, struct buf *b);
 /* The same from FD, open on PATH (for the messages). */
 int read_fd(int fd, const char *path, struct buf *b);
-/* Write all of P to FD; -1 on error (errno kept). */
-int write_all(int fd, const void *p, size_t n);
 /* Write B to PATH: a regular file (or a new one) replaced whole, through a
  * temporary file and rename; anything else (a pipe, a terminal) written in
  * place; "-" is the standard output. */
@@ -56,13 +58,15 @@ int write_file(const char *path, const struct buf *b);
 char *human_bytes(char *out, size_t size, int64_t v);
 /* "12.3k", "999": counts for people. */
 char *human_count(char *out, size_t size, int64_t v);
+/* V bytes or counts, exactly or for people (EXACT), with a sign (SIGNED:
+ * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"). */
+enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8 };
+char *number_text(char *out, size_t size, int64_t v, unsigned how);
 /* Parse "100ms", "0.5s", "2" (seconds) into nanoseconds; -1 if not a duration. */
 int64_t parse_duration(const char *s);
 /* Parse "16M", "512k", "1G", "4096" into bytes; -1 if not a size. */
 int64_t parse_size(const char *s);
 /* Parse a non-negative decimal integer that fits; -1 otherwise. */
 int parse_u64(const char *s, uint64_t *out);
-
-int64_t now_ns(int clock);	/* clock_gettime() in nanoseconds */
 
 #endif

@@ -104,7 +104,7 @@ check report-streams/settings-at-start setproctitle_check
 order_check() {
 	cd "$d" && ALLOCTAG_REPORT=stdout ./prog > out
 	[ "$(head -n 2 out)" = "program output
-allocinfo - version: 1.0" ] || { cat out; return 1; }
+allocinfo - version: 2.0" ] || { cat out; return 1; }
 }
 check report-streams/stdout-after-program order_check
 

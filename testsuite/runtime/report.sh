@@ -21,7 +21,7 @@ C
 if ! out=$(cd "$WORK" && "$ATCC" -O2 -o fmt fmt.c 2>&1); then
 	fail report/build "$out"
 else
-	golden='allocinfo - version: 1.0
+	golden='allocinfo - version: 2.0
 #     <size>  <calls> <tag info>
         1000        1 fmt.c:8 func:main 
           13        1 fmt.c:9 func:main 

@@ -2,7 +2,7 @@
  * A stand-in writer for the security tests: makes DIR/<its pid> as a live
  * file of the KIND asked, with its own identity in the header as the
  * runtime writes it (live_dir.h), says "ready" and waits to be killed.
- * Built with runtime/live_dir.c.
+ * Built with runtime/live_dir.c and runtime/sys.c.
  *
  *   fakelive KIND DIR     KIND: garbage, version, truncated, empty, or
  *                         exec (a valid file, then exec sleep: the pid

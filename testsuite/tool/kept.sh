@@ -49,3 +49,38 @@ else
 fi
 at_error "tool/kept: no report kept" "no process ${pids[0]}" "$AT" snapshot "${pids[0]}"
 at_shared_live_dir
+
+# By the program's name: its latest kept report when none of that name runs;
+# its one running process; several running: one line naming their pids.
+at_private_live_dir kept-names
+"$THREADS" 1 0 > /dev/null 2>&1
+"$THREADS" 2 0 > /dev/null 2>&1 &
+latest=$!
+wait $latest
+at_out "tool/kept: a program's name reads its latest kept report" "$("$AT" snapshot -f full "$latest")" \
+	"$AT" snapshot -f full threads
+"$THREADS" 1000 1 > /dev/null 2>&1 &
+one=$!
+at_started $one
+check "tool/kept: a program's name reads its running process" \
+	sh -c "'$AT' top -b threads | head -n 1 | grep -q '(pid $one)'"
+"$THREADS" 1000 1 > /dev/null 2>&1 &
+two=$!
+at_started $two
+at_error "tool/kept: a name two processes run" "2 processes named threads run ($one, $two): name one by its pid" \
+	"$AT" diff threads threads
+kill $one $two 2>/dev/null
+wait $one $two 2>/dev/null
+at_error "tool/kept: a name nothing has" \
+	"no file nosuchprogram, and no process of yours named so (alloctag ps -a lists them)" \
+	"$AT" pprof -o "$TWORK/x.pb.gz" nosuchprogram
+at_shared_live_dir
+
+# Under a pipe (stderr not a terminal: a test harness, a service): nothing on
+# the pipe, the report kept, read by the program's name.
+at_private_live_dir kept-pipe
+out=$("$THREADS" 3 0 2>&1 | cat)
+at_out "tool/kept: under a pipe, only the program's own output on it" "done" echo "$out"
+check "tool/kept: under a pipe, the report is kept and read by name" \
+	sh -c "'$AT' leaks threads | head -n 1 | grep -Eq '^threads \\(pid [0-9]+\\), exited: [0-9]+ sites held .* at exit\$'"
+at_shared_live_dir

@@ -22,10 +22,14 @@ at_out() {
 }
 
 # at_error NAME MESSAGE CMD...: CMD fails with status 2, prints nothing on
-# stdout and exactly "alloctag: MESSAGE" on stderr.
+# stdout and exactly "alloctag COMMAND: MESSAGE" on stderr when CMD is
+# "$AT COMMAND ...", else "alloctag: MESSAGE".
 at_error() {
 	local name=$1 expect="alloctag: $2" out err rc
 	shift 2
+	if [ "$1" = "$AT" ] && [ $# -gt 1 ] && "$AT" "$2" --version >/dev/null 2>&1; then
+		expect="alloctag $2: ${expect#alloctag: }"
+	fi
 	out=$("$@" 2>"$TWORK/stderr")
 	rc=$?
 	err=$(cat "$TWORK/stderr")
@@ -51,6 +55,11 @@ at_private_live_dir() {
 	AT_SAVED_XDG=${XDG_RUNTIME_DIR-unset}
 	export XDG_RUNTIME_DIR=$TWORK/$1
 	rm -rf "$XDG_RUNTIME_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+}
+# at_started PID: waits (2 s at most) until `alloctag ps` lists PID: its live
+# file is made and whole (a file seen at once may not name its program yet).
+at_started() {
+	for _ in $(seq 100); do "$AT" ps 2>/dev/null | grep -q "^ *$1 " && return; sleep 0.02; done
 }
 at_shared_live_dir() {
 	if [ "$AT_SAVED_XDG" = unset ]; then unset XDG_RUNTIME_DIR; else export XDG_RUNTIME_DIR=$AT_SAVED_XDG; fi

@@ -44,7 +44,7 @@ at_error "tool/live: record -- a command that cannot run" "cannot run $TWORK/non
 	"$AT" record -o "$TWORK/none.timeline" -- "$TWORK/none"
 err=$("$AT" record -o "$TWORK/none.timeline" -- true 2>&1 >/dev/null)
 rc=$?
-if [ $rc = 2 ] && [[ $err == "alloctag: true (pid "+([0-9])") exited with no live counters: it does not run with the alloctag runtime (build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off" ]]; then
+if [ $rc = 2 ] && [[ $err == "alloctag record: true (pid "+([0-9])") exited with no live counters: it does not run with the alloctag runtime (build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off" ]]; then
 	pass "tool/live: record -- a program without the runtime"
 else
 	fail "tool/live: record -- a program without the runtime" "status $rc" "$err"

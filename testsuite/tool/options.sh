@@ -3,11 +3,13 @@
 # options after the operands, and one line naming a bad option.
 . "$TOP/testsuite/tool/lib.sh"
 
-for cmd in top snapshot ps diff record plot pprof; do
+cmds=$("$AT" --help | sed -n 's/^  alloctag \([a-z]*\) .*/\1/p' | tr '\n' ' ')
+at_out "tool/options: the commands --help lists" "top snapshot ps leaks diff record plot pprof " echo "$cmds"
+for cmd in $cmds; do
 	out=$("$AT" "$cmd" --help 2>&1)
 	rc=$?
 	if [ $rc = 0 ] && [ "$(echo "$out" | head -n 1 | cut -d' ' -f1-3)" = "usage: alloctag $cmd" ] &&
-	   echo "$out" | grep -qx '  -h, --help' && [ "$("$AT" "$cmd" -h)" = "$out" ]; then
+	   echo "$out" | grep -qx "  -h, --help  *This help, then exit." && [ "$("$AT" "$cmd" -h)" = "$out" ]; then
 		pass "tool/options: $cmd --help"
 	else
 		fail "tool/options: $cmd --help" "status $rc" "$out"
@@ -16,7 +18,7 @@ for cmd in top snapshot ps diff record plot pprof; do
 		"$AT" "$cmd" --version
 done
 at_out "tool/options: diff --help says its exit status" \
-	"exit status: 0 if A and B are the same, 1 if they differ, 2 on trouble" \
+	"exit status: 0 if A and B are the same, 1 if they differ, 2 on trouble (as diff(1))." \
 	sh -c "'$AT' diff --help | tail -n 1"
 
 B=$TWORK/options
@@ -26,8 +28,8 @@ at_out "tool/options: options after the operand, long names" "$(cat "$B/want.jso
 	"$AT" snapshot "$TDATA/before.full" --format=json
 AT_RC=1 at_out "tool/options: diff A B -a is diff -a A B" "$("$AT" diff -a "$TDATA/before.full" "$TDATA/after.json")" \
 	"$AT" diff "$TDATA/before.full" "$TDATA/after.json" --all
-at_error "tool/options: an unknown short option" "top: no option -x (alloctag top --help)" "$AT" top -x
-at_error "tool/options: an unknown long option" "plot: no option --width (alloctag plot --help)" \
+at_error "tool/options: an unknown short option" "no option -x (alloctag top --help)" "$AT" top -x
+at_error "tool/options: an unknown long option" "no option --width (alloctag plot --help)" \
 	"$AT" plot --width 3 "$TDATA/before.full"
-at_error "tool/options: an option without its value" "pprof: -o needs a value (alloctag pprof --help)" \
+at_error "tool/options: an option without its value" "-o needs a value (alloctag pprof --help)" \
 	"$AT" pprof "$TDATA/before.full" -o

@@ -17,3 +17,7 @@ names=$(gzip -dc "$TWORK/before.full.pb.gz" | tr -c 'a-z_A-Z.' '\n' | grep -xE '
 [ "$names" = "alloc_space cache_put conn_new inuse_space libplug.so plug_init " ] &&
 	pass "tool/pprof: names and sample types in the profile" ||
 	fail "tool/pprof: names and sample types in the profile" "$names"
+# No -o: NAME.pb.gz in the current directory, said on stdout.
+at_out "tool/pprof: no -o: NAME.pb.gz, said" "rise-and-fall.pb.gz" \
+	sh -c "cd '$TWORK' && '$AT' pprof '$TDATA/rise-and-fall.timeline@peak'"
+check "tool/pprof: no -o: the profile is there" gzip -t "$TWORK/rise-and-fall.pb.gz"

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Finds alloctag plot's chart and table in a screenshot (PNG), with the
-standard library only.  Usage: png.py SCREENSHOT.png
+standard library only.  Usage: png.py SCREENSHOT.png [stacked]
 
 The page drawn from testsuite/tool/data/rise-and-fall.timeline: site a.c:10
 holds 1 MiB from start to end (a flat line in the first palette colour),
 b.c:20 rises to 500 KiB at the middle of the recording and falls back (the
 second colour).  Prints what it found and "ok", or what is wrong; exits 1
-if something is.
+if something is.  With "stacked", the page's #live-linear-stacked view: a.c:10
+is an area (many rows of its colour across the plot), not a line.
 """
 import struct
 import sys
@@ -72,6 +73,15 @@ def main():
 
     def wide_rows(colour, fraction):
         return [y for y, row in enumerate(rows) if sum(near(p, colour) for p in row) >= fraction * width]
+
+    if sys.argv[2:] == ["stacked"]:
+        area = wide_rows(SITE_A, 0.6)
+        print("a.c:10 fills %d rows across the plot" % len(area))
+        if len(area) < 40:
+            print("a.c:10 is not an area")
+            return 1
+        print("ok")
+        return 0
 
     a_rows = wide_rows(SITE_A, 0.6)
     axis_rows = wide_rows(AXIS, 0.6)
