@@ -18,7 +18,7 @@ W=$BUILDS/distcc
 PORT=${DISTCC_TEST_PORT:-3632}
 rm -rf "$W" "$STAGE/distcc" && mkdir -p "$W" "$STAGE/distcc"
 
-# The build host's side, as README says: alloctag installed, its alloctag-cc
+# The build host's side, as docs/guide.md says: alloctag installed, its alloctag-cc
 # whitelisted.  DISTCC_CMDLIST (instead of a link in /usr/lib/distcc, which
 # would change this machine) names the installed alloctag-cc by its path.
 echo "$STAGE/prefix/bin/alloctag-cc" >"$STAGE/distcc/commands"

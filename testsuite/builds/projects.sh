@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A CMake project and a Meson project built with alloctag in the ways README
-# gives: the alloctag.pc that make install wrote (pkg_check_modules,
+# A CMake project and a Meson project built with alloctag in the ways
+# docs/guide.md gives: the alloctag.pc that make install wrote (pkg_check_modules,
 # dependency('alloctag')), and Meson with CC=alloctag-cc.  Each program's
 # report names its own lines, the project's allocator tagged by its header.
 # Run by testsuite/builds/run (its variables).
