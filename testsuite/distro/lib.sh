@@ -1,0 +1,138 @@
+# testsuite/distro/lib.sh: what testsuite/distro/run (make check-distro) and
+# testsuite/distro/attribution share: the settings, Debian source packages
+# fetched and built as Debian builds them (dpkg-buildpackage -B, as an
+# unprivileged user, in a scratch folder, with alloctag installed there),
+# and their test suites' summaries.  Sourced, with TOP set.
+export LC_ALL=C
+. "$TOP/testsuite/lib.sh"
+TESTCC=${CC:-gcc}
+ATCC=$TOP/build/$TESTCC/alloctag-cc
+ATCXX=$TOP/build/$TESTCC/alloctag-c++
+PLAINCXX=${TESTCC/gcc/g++}	# both builds name both compilers (gnulib probes CXX when set)
+CACHE=$TOP/.cache/distro
+DISTRO=$TOP/testsuite/work/distro
+LIST=$TOP/testsuite/distro/packages
+JOBS=${DISTRO_JOBS:-$(nproc)}
+RUN_LABEL=${RUN_LABEL:-distro}
+export RUN_LABEL DEBIAN_FRONTEND=noninteractive
+unset $(compgen -e | grep '^ALLOCTAG_')
+APT="apt-get -o DPkg::Lock::Timeout=600 -y -q"
+
+# packages [ci]: the list's package names (the "ci" ones only, with ci).
+packages() {
+	sed -e 's/#.*//' "$LIST" | awk -v ci="${1:-}" 'NF && (ci == "" || $2 == "ci") { print $1 }'
+}
+
+# build DIR DSC LOG [ENV...]: DSC unpacked into DIR (emptied first) and built
+# there with ENV; the build's output in LOG.  Exit status dpkg-buildpackage's.
+build() {
+	local dir=$1 dsc=$2 log=$3
+	shift 3
+	rm -rf "$dir"
+	dpkg-source --no-check -x "$dsc" "$dir" >"$log" 2>&1 || return 1
+	[ -n "$BUILDER" ] && chown -R "$BUILDER:" "$(dirname "$dir")"
+	(cd "$dir" && as_builder env "$@" DEB_BUILD_OPTIONS="parallel=$JOBS" \
+		dpkg-buildpackage -us -uc -B --no-sign) >>"$log" 2>&1
+}
+
+# Builds run as a user, as Debian's build daemons run them (fakeroot for
+# the packaging): as root, tests that need an unwritable file fail.  Run as
+# root, the builds are those of the system user BUILDER, made if missing,
+# in SCRATCH (a folder of /var/tmp: the repository may be where only root
+# reaches), with alloctag installed there (make install PREFIX=SCRATCH/prefix).
+# No name of theirs says alloctag: the build logs are searched for it.
+BUILDER= SCRATCH=
+if [ "$(id -u)" = 0 ]; then
+	BUILDER=_distro-build
+	id "$BUILDER" >/dev/null 2>&1 ||
+		useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$BUILDER"
+	SCRATCH=$(mktemp -d /var/tmp/distro-build.XXXXXX) && chmod 755 "$SCRATCH" || exit 2
+fi
+
+# install_for_builder: alloctag-cc where BUILDER can run it; ATCC and ATCXX
+# then name it.
+install_for_builder() {
+	[ -n "$SCRATCH" ] || return 0
+	make -C "$TOP" --no-print-directory -s CC="$TESTCC" install PREFIX="$SCRATCH/prefix" \
+		PLUGINDIR="$SCRATCH/prefix/plugin" DESTDIR= || return 1
+	ATCC=$SCRATCH/prefix/bin/alloctag-cc ATCXX=$SCRATCH/prefix/bin/alloctag-c++
+}
+
+# as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root).
+as_builder() {
+	if [ -n "$BUILDER" ]; then
+		setpriv --reuid="$BUILDER" --regid="$BUILDER" --init-groups --reset-env -- \
+			env HOME=/nonexistent PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 "$@"
+	else
+		"$@"
+	fi
+}
+
+# normalize: a build log with the alloctag compilers named as the plain ones,
+# and without dpkg-shlibdeps' note that the programs link liballoctag.so
+# (the runtime, which no package of the system provides: no version to
+# depend on; that dependency is what alloctag-cc adds by design).
+normalize() {
+	sed -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" \
+	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d"
+}
+
+# test_counts LOG: "RUN PASSED" summed over the test suites' summaries.
+test_counts() {
+	normalize <"$1" | awk '
+	/^# TOTAL: *[0-9]+/ { run += $3 }
+	/^# (PASS|XFAIL): *[0-9]+/ { ok += $3 }
+	/^# of expected passes/ { run += $5; ok += $5 }
+	/^# of (unexpected failures|unexpected successes|unresolved testcases)/ { run += $5 }
+	/^# of expected failures/ { run += $5; ok += $5 }
+	/^Ok: +[0-9]+/ { run += $2; ok += $2 }
+	/^(Fail|Unexpected Pass|Timeout): +[0-9]+/ { run += $NF }
+	/^Expected Fail: +[0-9]+/ { run += $NF; ok += $NF }
+	/tests passed, [0-9]+ tests? failed out of [0-9]+/ { run += $NF; ok += $NF - $4 }
+	/^Files=[0-9]+, Tests=[0-9]+/ { split($2, t, "="); n = t[2] + 0; run += n; perl += n }
+	/^Result: PASS/ { ok += perl; perl = 0 }
+	END { print run + 0, ok + 0 }'
+}
+
+# prepare SPEC W: W emptied; the source package's .dsc fetched (its path on
+# stdout) and its build dependencies installed, or a FAIL line and status 1.
+prepare() {
+	local spec=$1 w=$2 pkg=${1%%/*} dsc
+	rm -rf "$w" && mkdir -p "$w"
+	if ! dsc=$(sh "$TOP/testsuite/real/fetch" "$CACHE" "$spec" 2>"$w/fetch.log"); then
+		fail "$pkg: fetch" "$(tail -n 5 "$w/fetch.log")" >&2; return 1
+	fi
+	if ! $APT build-dep --arch-only "$(realpath "$dsc")" >"$w/build-dep.log" 2>&1; then
+		fail "$pkg $(sed -n 's/^Version: //p' "$dsc"): build dependencies" \
+			"$(tail -n 5 "$w/build-dep.log")" >&2; return 1
+	fi
+	echo "$dsc"
+}
+
+# clean_build SRC: a finished build's tree and the packages it made, removed.
+clean_build() {
+	local out=${1%/src}
+	rm -rf "$1" "$out"/*.deb "$out"/*.ddeb "$out"/*.changes "$out"/*.buildinfo
+}
+
+# for_packages FUNCTION PKG...: the tools, alloctag-cc installed for the
+# builds, then FUNCTION for each PKG; its lines, and "N passed, N failed".
+for_packages() {
+	local fn=$1 out p
+	shift
+	DISTRO_LOG=$(mktemp)
+	trap 'rm -f "$DISTRO_LOG" "$DISTRO_LOG.install"; [ -z "$SCRATCH" ] || rm -rf "$SCRATCH"' EXIT
+	{
+		if ! out=$(sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" dpkg-dev build-essential fakeroot 2>&1); then
+			fail "tools" "$out"
+		elif ! out=$(make -C "$TOP" --no-print-directory -s CC="$TESTCC" all 2>&1) || [ ! -x "$ATCC" ]; then
+			fail "alloctag-cc" "$out"
+		elif ! install_for_builder >"$DISTRO_LOG.install" 2>&1; then
+			fail "make install for the builds" "$(tail -n 20 "$DISTRO_LOG.install")"
+		else
+			for p; do "$fn" "$p"; done
+		fi
+	} 2>&1 | tee "$DISTRO_LOG"
+	echo "$(grep -c '^PASS: ' "$DISTRO_LOG") passed, $(grep -c '^FAIL: ' "$DISTRO_LOG") failed"
+	! grep -q '^FAIL: ' "$DISTRO_LOG"
+}
