@@ -54,6 +54,7 @@
 #include "tree-iterator.h"
 #include "tree-cfg.h"
 #include "tree-eh.h"
+#include "except.h"
 #include "cfgloop.h"
 #include "tree-dump.h"
 #include "c-family/c-common.h"	/* must precede diagnostic-core.h */

@@ -13,6 +13,7 @@
  *   alloctag_runtime.c    liballoctag's tag type and hooks, made for a unit without them
  *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
  *   alloctag_guard.c      a tag current only while a predicate holds (enabled=)
+ *   alloctag_unwind.c     the tag given back when an exception leaves the call
  *   alloctag_wrappers.c   allocation wrappers found by the compiler (auto)
  *   alloctag_callers.c    calls charged to the user's line that asked (auto)
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
@@ -126,6 +127,9 @@ bool alloctag_hooks_survive_builtin(const struct alloctag_runtime *rt, tree buil
 
 /* alloctag_guard.c */
 bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore);
+
+/* alloctag_unwind.c */
+bool alloctag_restore_on_unwind(gcall *call, gimple *restore);
 
 /* alloctag_wrappers.c */
 void alloctag_wrapper_shape(tree fndecl);

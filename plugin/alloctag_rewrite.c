@@ -24,8 +24,10 @@
  *
  * The call keeps its lhs, flags, location, EH region and static chain: only
  * its callee changes.  A call that ends its basic block (it can throw, or
- * reach an abnormal goto) gets its restore on the fall-through edge; a
- * noreturn call gets none, as with the kernel's alloc_hooks() macro.
+ * reach an abnormal goto) gets its restore on the fall-through edge, and
+ * one that can throw on the way the exception leaves it too
+ * (alloctag_unwind.c); a noreturn call gets none, as with the kernel's
+ * alloc_hooks() macro.
  */
 #include "alloctag_plugin.h"
 
@@ -222,6 +224,7 @@ static void rewrite_call(gcall *call, tree callee, tree caller, location_t writt
 	gsi_insert_before(&gsi, save, GSI_SAME_STMT);
 	if (!restore)
 		return;
+	alloctag_restore_on_unwind(call, restore);
 	if (stmt_ends_bb_p(call)) {
 		edge e = find_fallthru_edge(gimple_bb(call)->succs);
 

@@ -17,13 +17,15 @@ W=$TOP/testsuite/plugin/warnings
 # late pass, or not, depending on the statements around the call: g++-13
 # -O2 says it once, as plain g++-13 does, with the plugin's hooks, twice
 # with alloctag.h's; warnings.sh compares with plain gcc the same way).
+# Local labels named by the function's number (.LFB3, .LLSDA3: its exception
+# table) are numbered N too: alloctag.h's hooks are functions of the unit.
 code_of() {
 	local name=$1 cc=$2
 	shift 2
 	"$cc" -fplugin="$PLUGIN" "$libc" "$@" -Wall -Wextra -fdiagnostics-plain-output -S \
 		-o "$WORK/$name.s" 2> "$WORK/$name.out" || { cat "$WORK/$name.out"; return 1; }
 	grep -E ': (warning|error): ' "$WORK/$name.out" | sort -u > "$WORK/$name.err"
-	sed -E 's/\.L(FB|FE|VL|BB|BE|LST|ASF|ASANPC)[0-9]+/.L\1N/g; s/(_alloc_tag(_cntr)?)\.[0-9]+/\1.N/g' \
+	sed -E 's/\.L(FB|FE|FSB|FSE|VL|BB|BE|LST|ASF|ASANPC|LSDA[A-Z]*)[0-9]+/.L\1N/g; s/(_alloc_tag(_cntr)?)\.[0-9]+/\1.N/g' \
 		"$WORK/$name.s" > "$WORK/$name.n"
 }
 
