@@ -29,7 +29,10 @@
  * into a local (to align it: gnulib's mmalloca returns p + offset), or handed
  * to free, to realloc, to a tagged function, a wrapper or an identity
  * function; any other use (stored, even in its own block, passed to another
- * function) and the function is not a wrapper.  Nor is a function
+ * function) and the function is not a wrapper.  What a call it is handed to
+ * returns may be it (memcpy's, nonnull's) or point into its block
+ * (stpcpy's), and goes under the same rules, unless the call returns a
+ * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
  * whose address the unit takes: called through a pointer, no caller would
  * get a tag.
  *
@@ -62,7 +65,7 @@ struct way {
 	tree call;		/* the result of a call to this function, or NULL_TREE: */
 	int var;		/* ... the value of this variable */
 	unsigned nhops;
-	struct hop hops[MAX_HOPS];	/* then passed through these, innermost first */
+	struct hop hops[MAX_HOPS];	/* then passed through these, outermost first */
 };
 
 /* VAR is passed to FN as argument ARG: harmless if FN keeps no copy. */
@@ -112,9 +115,7 @@ enum flow {
 struct ctx {
 	enum flow flow;
 	int target;		/* INTO: a variable's def (>= 0), or the return (-1) */
-	struct way way;		/* INTO: the hops taken so far */
-	tree arg_of;		/* the value is passed to this function (or NULL_TREE) ... */
-	int arg;		/* ... as this argument */
+	struct way way;		/* the calls the value is passed to on its way there */
 };
 
 struct scan {
@@ -206,17 +207,17 @@ static void add_way(struct scan *s, const struct ctx *c, struct way way)
 	}
 }
 
-/* VAR reaches C. */
+/* VAR reaches C: handed to each function on its way, then where C goes. */
 static void var_in(struct scan *s, int var, const struct ctx *c)
 {
-	if (c->arg_of) {
-		struct use u = { var, c->arg_of, c->arg };
+	for (unsigned i = 0; i < c->way.nhops; i++) {
+		struct use u = { var, c->way.hops[i].fn, c->way.hops[i].arg };
 
 		s->shape->uses.safe_push(u);
-	} else if (c->flow == ESCAPES) {
-		s->shape->escapes[var] = true;
 	}
-	if (c->flow == INTO) {
+	if (c->flow == ESCAPES) {
+		s->shape->escapes[var] = true;
+	} else if (c->flow == INTO) {
 		struct way w = c->way;
 
 		w.call = NULL_TREE;
@@ -227,25 +228,44 @@ static void var_in(struct scan *s, int var, const struct ctx *c)
 
 static void scan(struct scan *s, tree e, struct ctx c);
 
-/* Argument I of a call to FN (NULL_TREE: through a pointer) whose value goes to C. */
+/*
+ * FN returns a count, never what it was given: its arguments go no further.
+ * Any other call's value may be an argument (memcpy's, nonnull's), or point
+ * into its block (stpcpy's, mempcpy's).
+ */
+static bool returns_count(tree fn)
+{
+	if (!fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	switch (DECL_FUNCTION_CODE(fn)) {
+	case BUILT_IN_STRLEN:
+	case BUILT_IN_PRINTF:
+	case BUILT_IN_FPRINTF:
+	case BUILT_IN_SPRINTF:
+	case BUILT_IN_SNPRINTF:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Argument I of a call to FN (NULL_TREE: through a pointer) whose value goes
+ * to C: handed to FN, then, as the call's value may be it, where the call's
+ * value goes.
+ */
 static void scan_argument(struct scan *s, tree arg, tree fn, int i, const struct ctx *c)
 {
-	struct ctx a = escaping();
+	struct ctx a;
 
-	if (!fn) {
-		scan(s, arg, a);
+	if (!fn || (!returns_count(fn) && c->way.nhops == MAX_HOPS)) {
+		scan(s, arg, escaping());
 		return;
 	}
-	if (c->flow == INTO && c->way.nhops < MAX_HOPS) {
-		a = *c;
-		a.way.hops[a.way.nhops].fn = fn;
-		a.way.hops[a.way.nhops].arg = i;
-		a.way.nhops++;
-	}
-	a.arg_of = fn;
-	a.arg = i;
-	if (a.flow != INTO)
-		a.flow = ESCAPES;
+	a = returns_count(fn) ? nowhere() : *c;
+	a.way.hops[a.way.nhops].fn = fn;
+	a.way.hops[a.way.nhops].arg = i;
+	a.way.nhops++;
 	scan(s, arg, a);
 }
 

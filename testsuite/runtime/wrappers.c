@@ -74,6 +74,11 @@ void *handed(size_t n) { void *p = malloc(n); note(p); return p; }			// site 0/0
 void *by_pointer(size_t n) { return malloc(n); }					// site 0/0 150/2 80
 void *self(size_t n) { void **p = malloc(n); *p = p; return p; }			// site 0/0 32/1 32
 
+/* Nor what keeps what a call returned of the block: memcpy's, nonnull's, stpcpy's. */
+void *copied(size_t n) { char *p = malloc(n); last = memcpy(p, "x", 1); return p; }	// site 0/0 61/1 61
+void *checked_kept(size_t n) { void *p = malloc(n); last = nonnull(p); return p; }	// site 0/0 62/1 62
+char *end_kept(size_t n) { char *p = malloc(n); last = stpcpy(p, "x"); return p; }	// site 0/0 63/1 63
+
 /* Wrappers too: a pointer into the block, aligned as gnulib's mmalloca aligns it. */
 char *offset(size_t n) { char *p = malloc(n + 16); return p ? p + 16 : NULL; }
 void *aligned(size_t n)
@@ -132,6 +137,9 @@ int main(void)
 	free(escape(by_pointer(70)));
 	free(escape(through(80)));
 	free(escape(self(32)));
+	free(escape(copied(61)));
+	free(escape(checked_kept(62)));
+	free(escape(end_kept(63)));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
 	list = push(list, 1);								// site 16/1 16/1 16
