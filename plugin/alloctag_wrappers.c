@@ -18,7 +18,8 @@
  * A value is fresh when it is the result of a call to a tagged function or
  * to a wrapper, or is a fresh value passed through memcpy and its kind
  * (which return their first argument) or through a function of the unit
- * that only ever returns one of its parameters (gnulib's nonnull()), or is
+ * that only ever returns one of its parameters, unchanged and kept nowhere
+ * else (gnulib's nonnull()), or is
  * a local variable or parameter one of whose values is fresh.  A function
  * returning a pointer is a wrapper when one of the values it returns may
  * be fresh; its other returns are not asked about (pma_malloc returns
@@ -27,9 +28,13 @@
  * variable, returned, read or written through (p->next = NULL, s[n] = 0: a
  * constructor is a wrapper), filled by memset or memcpy, read as a number
  * into a local (to align it: gnulib's mmalloca returns p + offset), or handed
- * to free, to realloc, to a tagged function, a wrapper or an identity
- * function; any other use (stored, even in its own block, passed to another
- * function) and the function is not a wrapper.  What a call it is handed to
+ * to a function that keeps no copy of that argument: free, realloc,
+ * memcpy and the C library's functions named in keeps_nothing(), or a
+ * function of the unit whose parameter, by these same rules, escapes
+ * nowhere (xrealloc(p, n); not push(head, v), which keeps head in the new
+ * node; a function of another unit may keep it); any other use (stored,
+ * even in its own block, passed to another function) and the function is
+ * not a wrapper.  What a call it is handed to
  * returns may be it (memcpy's, nonnull's) or point into its block
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
@@ -38,8 +43,10 @@
  *
  * Decided from each function's GENERIC body (alloctag_wrapper_shape(),
  * from alloctag_rewrite.c's walk before gimplification), so that every
- * function of the unit is known before the pass rewrites the first: the
- * least fixpoint over the unit (alloctag_wrappers_resolve()), so that a
+ * function of the unit is known before the pass rewrites the first
+ * (alloctag_wrappers_resolve()): first which parameters each function
+ * keeps, then which functions are wrappers, each a least fixpoint over the
+ * unit, so that a parameter is kept only where some path keeps it, and a
  * recursive wrapper needs a way out that allocates.
  *
  * Across units, a list (wrappers-file=FILE; alloctag-cc's ALLOCTAG_WRAPPERS):
@@ -88,6 +95,9 @@ struct shape {
 	vec<struct def> defs;
 	vec<struct use> uses;
 	vec<bool> escapes;	/* by variable: kept or used beyond the rules */
+	vec<int> params;	/* by parameter: its variable, or -1 (not a pointer's) */
+	vec<bool> settled;	/* escapes, with what the functions it calls keep */
+	vec<bool> kept;		/* by parameter: settled, it keeps or hands it on */
 	int identity;		/* returns only this parameter, or -1 */
 	bool wrapper;
 	bool own;		/* a wrapper by the unit alone, without the list */
@@ -455,28 +465,6 @@ static void scan(struct scan *s, tree e, struct ctx c)
 	}
 }
 
-/* FNDECL returns only its parameter K, which it neither changes nor hands on. */
-static int identity_parameter(struct scan *s)
-{
-	struct shape *sh = s->shape;
-	struct way *w;
-	unsigned i;
-	int k = 0, param = -1;
-
-	if (sh->returns.is_empty() || !sh->defs.is_empty() || !sh->uses.is_empty())
-		return -1;
-	for (tree p = DECL_ARGUMENTS(sh->fndecl); p; p = DECL_CHAIN(p), k++)
-		if (tracked(s, p) >= 0 && !sh->escapes[tracked(s, p)]
-		    && sh->returns[0].var == tracked(s, p))
-			param = k;
-	if (param < 0)
-		return -1;
-	FOR_EACH_VEC_ELT(sh->returns, i, w)
-		if (w->call || w->nhops || w->var != sh->returns[0].var)
-			return -1;
-	return param;
-}
-
 static bool returns_pointer(tree fndecl)
 {
 	return POINTER_TYPE_P(TREE_TYPE(TREE_TYPE(fndecl)));
@@ -499,11 +487,12 @@ void alloctag_wrapper_shape(tree fndecl)
 	s.shape->fndecl = fndecl;
 	s.shape->identity = -1;
 	s.vars = new hash_map<tree, int>;
-	for (tree p = DECL_ARGUMENTS(fndecl); p; p = DECL_CHAIN(p))
+	for (tree p = DECL_ARGUMENTS(fndecl); p; p = DECL_CHAIN(p)) {
 		track(&s, p, fndecl);
+		s.shape->params.safe_push(tracked(&s, p));
+	}
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), collect_vars, &s);
 	scan(&s, DECL_SAVED_TREE(fndecl), nowhere());
-	s.shape->identity = identity_parameter(&s);
 	delete s.vars;
 	shapes.safe_push(s.shape);
 	shape_of->put(fndecl, s.shape);
@@ -586,18 +575,22 @@ static bool passes_through(const struct hop *h)
 	return (returns_destination(h->fn) && h->arg == 0) || (s && s->identity == h->arg);
 }
 
-/* Handing a pointer to FN as argument ARG keeps no copy of it. */
-static bool harmless_use(tree fn, int arg)
+/* S keeps or hands on its argument ARG (as far as is settled). */
+static bool keeps(const struct shape *s, int arg)
 {
-	struct hop h = { fn, arg };
+	return arg >= (int)s->params.length() || s->params[arg] < 0 || s->kept[arg];
+}
 
-	if (passes_through(&h) || allocates(fn))
-		return true;
+/* The C library's functions that keep no copy of a pointer they are given. */
+static bool keeps_nothing(tree fn)
+{
 	if (!fndecl_built_in_p(fn, BUILT_IN_NORMAL))
 		return false;
 	switch (DECL_FUNCTION_CODE(fn)) {
 	case BUILT_IN_FREE:
 	case BUILT_IN_REALLOC:
+	case BUILT_IN_STRDUP:
+	case BUILT_IN_STRNDUP:
 	case BUILT_IN_STPCPY:
 	case BUILT_IN_STPNCPY:
 	case BUILT_IN_MEMPCPY:
@@ -613,25 +606,91 @@ static bool harmless_use(tree fn, int arg)
 	}
 }
 
-/* The variables of S that keep or hand on what they hold. */
-static void settle_escapes(struct shape *s, vec<bool> *escapes)
+/*
+ * Handing a pointer to FN as argument ARG keeps no copy of it: FN is a
+ * function of the unit that keeps none of that argument, or one of the C
+ * library's that keep none.  Any other (of another unit, a tagged one
+ * without a body here: push(head) may keep head) may.
+ */
+static bool harmless_use(tree fn, int arg)
+{
+	struct shape *s = shape(fn);
+
+	return s ? !keeps(s, arg) : keeps_nothing(fn);
+}
+
+/* S->settled: the variables of S that keep or hand on what they hold. */
+static void settle_escapes(struct shape *s)
 {
 	struct use *u;
 	struct def *d;
 	unsigned i;
 	bool changed = true;
 
-	escapes->safe_splice(s->escapes);
+	s->settled.truncate(0);
+	s->settled.safe_splice(s->escapes);
 	FOR_EACH_VEC_ELT(s->uses, i, u)
 		if (!harmless_use(u->fn, u->arg))
-			(*escapes)[u->var] = true;
+			s->settled[u->var] = true;
 	/* What a variable holds, the variables copied into it hold too. */
 	while (changed) {
 		changed = false;
 		FOR_EACH_VEC_ELT(s->defs, i, d)
-			if ((*escapes)[d->var] && d->way.var >= 0 && !(*escapes)[d->way.var])
-				(*escapes)[d->way.var] = changed = true;
+			if (s->settled[d->var] && d->way.var >= 0 && !s->settled[d->way.var])
+				s->settled[d->way.var] = changed = true;
 	}
+}
+
+/*
+ * Which parameters each function of the unit keeps: the least fixpoint
+ * (none, then each whose variable escapes with those found so far), so
+ * that what recursion hands around without keeping is not kept.
+ */
+static void settle_kept(void)
+{
+	bool changed = true;
+	struct shape *s;
+	unsigned i;
+
+	FOR_EACH_VEC_ELT(shapes, i, s) {
+		s->kept.truncate(0);
+		s->kept.safe_grow_cleared(s->params.length());
+	}
+	while (changed) {
+		changed = false;
+		FOR_EACH_VEC_ELT(shapes, i, s) {
+			settle_escapes(s);
+			for (unsigned k = 0; k < s->params.length(); k++)
+				if (!s->kept[k] && s->params[k] >= 0 && s->settled[s->params[k]])
+					s->kept[k] = changed = true;
+		}
+	}
+}
+
+/*
+ * The parameter S returns, alone and as it was given, keeping no copy of
+ * it (gnulib's nonnull()), or -1.
+ */
+static int identity_parameter(struct shape *s)
+{
+	struct way *w;
+	struct def *d;
+	unsigned i;
+	int var;
+
+	if (s->returns.is_empty() || s->returns[0].call || s->returns[0].var < 0)
+		return -1;
+	var = s->returns[0].var;
+	FOR_EACH_VEC_ELT(s->returns, i, w)
+		if (w->call || w->nhops || w->var != var)
+			return -1;
+	FOR_EACH_VEC_ELT(s->defs, i, d)
+		if (d->var == var)
+			return -1;
+	for (unsigned k = 0; k < s->params.length(); k++)
+		if (s->params[k] == var)
+			return s->kept[k] ? -1 : (int)k;
+	return -1;
 }
 
 static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
@@ -645,7 +704,7 @@ static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
 /* S returns a fresh value, with the wrappers known so far. */
 static bool returns_fresh(struct shape *s)
 {
-	auto_vec<bool> escapes, fresh;
+	auto_vec<bool> fresh;
 	struct way *w;
 	struct def *d;
 	unsigned i;
@@ -653,12 +712,11 @@ static bool returns_fresh(struct shape *s)
 
 	if (address_taken && address_taken->contains(s->fndecl))
 		return false;
-	settle_escapes(s, &escapes);
-	fresh.safe_grow_cleared(escapes.length());
+	fresh.safe_grow_cleared(s->settled.length());
 	while (changed) {
 		changed = false;
 		FOR_EACH_VEC_ELT(s->defs, i, d)
-			if (!fresh[d->var] && !escapes[d->var] && fresh_way(&d->way, fresh))
+			if (!fresh[d->var] && !s->settled[d->var] && fresh_way(&d->way, fresh))
 				fresh[d->var] = changed = true;
 	}
 	FOR_EACH_VEC_ELT(s->returns, i, w)
@@ -912,6 +970,9 @@ void alloctag_wrappers_resolve(void)
 	unsigned i;
 	struct shape *s;
 
+	settle_kept();
+	FOR_EACH_VEC_ELT(shapes, i, s)
+		s->identity = identity_parameter(s);
 	if (list_file) {
 		without_list = true;
 		settle_wrappers();

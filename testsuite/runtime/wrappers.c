@@ -114,6 +114,26 @@ struct node *build(int depth)
 	return x;
 }
 
+/* Handed to a wrapper that keeps it: kept (push() keeps its head in the new node). */
+struct node *pushed(void)
+{
+	struct node *p = malloc(sizeof(*p));						// site 16/1 16/1 16
+	p->next = NULL;
+	escape(push(p, 3));								// site 16/1 16/1 16
+	return p;
+}
+static void *last_parent;
+void *child_of(void *parent, size_t n) { void *p = malloc(n); last_parent = parent; return p; }
+void *parent_kept(size_t n)
+{
+	void *p = malloc(n);								// site 0/0 65/1 65
+	free(escape(child_of(p, 1)));							// site 0/0 1/1 1
+	return p;
+}
+
+/* Handed to a wrapper that only reallocates it: a wrapper still. */
+void *regrow(size_t n) { void *p = checked(n); return grow(p, 2 * n); }
+
 int main(void)
 {
 	void *(*volatile through)(size_t) = by_pointer;
@@ -145,5 +165,8 @@ int main(void)
 	list = push(list, 1);								// site 16/1 16/1 16
 	list = push(list, 2);								// site 16/1 16/1 16
 	escape(build(3));								// site 48/3 48/3 48
+	escape(pushed());
+	free(escape(parent_kept(65)));
+	free(escape(regrow(8)));							// site 0/0 24/2 *
 	return !escape(list) || !escape(s);
 }
