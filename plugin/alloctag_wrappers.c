@@ -27,7 +27,10 @@
  * must keep it to itself: it may be compared, copied to another such
  * variable, returned, read or written through (p->next = NULL, s[n] = 0: a
  * constructor is a wrapper), filled by memset or memcpy, read as a number
- * into a local (to align it: gnulib's mmalloca returns p + offset), or handed
+ * into an integer of the function (to align it: gnulib's mmalloca returns
+ * p + offset), which keeps it to itself as a pointer does, arithmetic
+ * included (only a few low bits of it, u & 15 or a byte, may go anywhere:
+ * mmalloca stores its offset in the block), or handed
  * to a function that keeps no copy of that argument: free, realloc,
  * memcpy and the C library's functions named in keeps_nothing(), or a
  * function of the unit whose parameter, by these same rules, escapes
@@ -95,6 +98,7 @@ struct shape {
 	vec<struct def> defs;
 	vec<struct use> uses;
 	vec<bool> escapes;	/* by variable: kept or used beyond the rules */
+	vec<bool> numbers;	/* by variable: an integer's, never fresh */
 	vec<int> params;	/* by parameter: its variable, or -1 (not a pointer's) */
 	vec<bool> settled;	/* escapes, with what the functions it calls keep */
 	vec<bool> kept;		/* by parameter: settled, it keeps or hands it on */
@@ -117,10 +121,9 @@ static bool without_list;	/* wrappers as the unit alone makes them */
 
 /* Where the value of an expression goes while a body is scanned. */
 enum flow {
-	NOWHERE,	/* a statement's, a condition's: nothing is kept */
+	NOWHERE,	/* a statement's, a condition's, a few low bits: nothing is kept */
 	ESCAPES,	/* kept, passed on, written through: the rest */
-	INTO,		/* a variable's def or the return */
-	NUMBER,		/* a local integer's: an address read as a number */
+	INTO,		/* a variable's def (a pointer's or an integer's) or the return */
 };
 struct ctx {
 	enum flow flow;
@@ -130,8 +133,14 @@ struct ctx {
 
 struct scan {
 	struct shape *shape;
-	hash_map<tree, int> *vars;	/* local pointer variables and parameters -> index */
+	hash_map<tree, int> *vars;	/* local variables and parameters -> index */
 };
+
+/*
+ * At most this many bits of a number cannot hold an address: the
+ * remainder of an alignment (u & 15), a byte stored in the block.
+ */
+#define LOW_BITS 16
 
 static tree strip(tree t)
 {
@@ -148,14 +157,23 @@ static int tracked(struct scan *s, tree t)
 	return index ? *index : -1;
 }
 
+/*
+ * The variables whose values the scan follows: the function's own pointers
+ * whose address is not taken, and its own integers, which an address may be
+ * read into (uintptr_t u = (uintptr_t)p, to align it), even those whose
+ * address is taken for __builtin_add_overflow(): any other &u escapes.
+ */
 static void track(struct scan *s, tree var, tree fndecl)
 {
+	bool pointer = POINTER_TYPE_P(TREE_TYPE(var));
+
 	if ((TREE_CODE(var) == VAR_DECL || TREE_CODE(var) == PARM_DECL)
-	    && POINTER_TYPE_P(TREE_TYPE(var)) && DECL_CONTEXT(var) == fndecl
-	    && !TREE_STATIC(var) && !DECL_EXTERNAL(var) && !TREE_ADDRESSABLE(var)
+	    && DECL_CONTEXT(var) == fndecl && !TREE_STATIC(var) && !DECL_EXTERNAL(var)
+	    && ((pointer && !TREE_ADDRESSABLE(var)) || INTEGRAL_TYPE_P(TREE_TYPE(var)))
 	    && !s->vars->get(var)) {
 		s->vars->put(var, s->shape->escapes.length());
 		s->shape->escapes.safe_push(false);
+		s->shape->numbers.safe_push(!pointer);
 	}
 }
 
@@ -178,14 +196,6 @@ static struct ctx nowhere(void)
 	struct ctx c = {};
 
 	c.flow = NOWHERE;
-	return c;
-}
-
-static struct ctx number(void)
-{
-	struct ctx c = {};
-
-	c.flow = NUMBER;
 	return c;
 }
 
@@ -215,6 +225,58 @@ static void add_way(struct scan *s, const struct ctx *c, struct way way)
 
 		s->shape->defs.safe_push(d);
 	}
+}
+
+/* A number of at most LOW_BITS bits. */
+static bool narrow(tree type)
+{
+	return INTEGRAL_TYPE_P(type) && TYPE_PRECISION(type) <= LOW_BITS;
+}
+
+/* E keeps at most LOW_BITS bits of its operand: u & 15, u % 16. */
+static bool low_bits(tree e)
+{
+	tree mask;
+
+	if (TREE_CODE(e) != BIT_AND_EXPR && TREE_CODE(e) != TRUNC_MOD_EXPR)
+		return false;
+	mask = TREE_OPERAND(e, 1);
+	if (TREE_CODE(mask) != INTEGER_CST && TREE_CODE(e) == BIT_AND_EXPR)
+		mask = TREE_OPERAND(e, 0);
+	return TREE_CODE(mask) == INTEGER_CST && tree_int_cst_sgn(mask) >= 0
+	       && compare_tree_int(mask, (unsigned HOST_WIDE_INT)1 << LOW_BITS) < 0;
+}
+
+/*
+ * E without its conversions; C goes nowhere if one of them keeps at most
+ * LOW_BITS bits (a byte stored: ((unsigned char *)p)[-1] = offset).
+ */
+static tree strip_into(tree e, struct ctx *c)
+{
+	while (CONVERT_EXPR_P(e) || TREE_CODE(e) == NON_LVALUE_EXPR
+	       || TREE_CODE(e) == VIEW_CONVERT_EXPR) {
+		if (CONVERT_EXPR_P(e) && narrow(TREE_TYPE(e)))
+			*c = nowhere();
+		e = TREE_OPERAND(e, 0);
+	}
+	return e;
+}
+
+/* Arithmetic: its value is made of its operands' and nothing else. */
+static bool arithmetic(tree e)
+{
+	return TREE_CODE(e) < NUM_TREE_CODES
+	       && (UNARY_CLASS_P(e) || BINARY_CLASS_P(e) || TREE_CODE(e) == REALPART_EXPR
+		   || TREE_CODE(e) == IMAGPART_EXPR);
+}
+
+/*
+ * C is a pointer's def or the return: arithmetic other than p + n gives
+ * no value of a variable's there (an integer's may be any arithmetic).
+ */
+static bool into_pointer(struct scan *s, const struct ctx *c)
+{
+	return c->flow == INTO && (c->target < 0 || !s->shape->numbers[c->target]);
 }
 
 /* VAR reaches C: handed to each function on its way, then where C goes. */
@@ -279,9 +341,53 @@ static void scan_argument(struct scan *s, tree arg, tree fn, int i, const struct
 	scan(s, arg, a);
 }
 
+/*
+ * __builtin_add_overflow(a, b, &r) and its kind (gnulib's INT_ADD_WRAPV),
+ * r an integer of the function: r = a + b, nothing else is done with &r.
+ * (The front ends fold it into the internal call below, and r = REALPART.)
+ */
+static bool scan_overflow(struct scan *s, tree call, tree fn)
+{
+	tree result;
+	int var;
+
+	if (!fndecl_built_in_p(fn, BUILT_IN_ADD_OVERFLOW) && !fndecl_built_in_p(fn, BUILT_IN_SUB_OVERFLOW)
+	    && !fndecl_built_in_p(fn, BUILT_IN_MUL_OVERFLOW))
+		return false;
+	result = strip(CALL_EXPR_ARG(call, 2));
+	if (TREE_CODE(result) != ADDR_EXPR || (var = tracked(s, TREE_OPERAND(result, 0))) < 0)
+		return false;
+	scan(s, CALL_EXPR_ARG(call, 0), into(var));
+	scan(s, CALL_EXPR_ARG(call, 1), into(var));
+	return true;
+}
+
+/* .ADD_OVERFLOW (a, b) and its kind: arithmetic, {a + b, overflowed}. */
+static bool arithmetic_internal_call(tree call)
+{
+	if (CALL_EXPR_FN(call))
+		return false;
+	switch (CALL_EXPR_IFN(call)) {
+	case IFN_ADD_OVERFLOW:
+	case IFN_SUB_OVERFLOW:
+	case IFN_MUL_OVERFLOW:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void scan_call(struct scan *s, tree call, const struct ctx *c)
 {
 	tree fn = get_callee_fndecl(call);
+
+	if (fn && scan_overflow(s, call, fn))
+		return;
+	if (arithmetic_internal_call(call)) {
+		for (int i = 0; i < call_expr_nargs(call); i++)
+			scan(s, CALL_EXPR_ARG(call, i), into_pointer(s, c) ? escaping() : *c);
+		return;
+	}
 
 	if (fn && c->flow == INTO) {
 		struct way w = c->way;
@@ -297,16 +403,6 @@ static void scan_call(struct scan *s, tree call, const struct ctx *c)
 		scan_argument(s, CALL_EXPR_ARG(call, i), fn, i, c);
 }
 
-/*
- * A local integer of the function, which an address may be read into
- * (uintptr_t u = (uintptr_t)p, to align it) without keeping the block.
- */
-static bool local_number(struct scan *s, tree var)
-{
-	return VAR_P(var) && INTEGRAL_TYPE_P(TREE_TYPE(var)) && DECL_CONTEXT(var) == s->shape->fndecl
-	       && !TREE_STATIC(var) && !DECL_EXTERNAL(var) && !TREE_ADDRESSABLE(var);
-}
-
 /* LHS = RHS, whose value goes to C. */
 static void scan_assignment(struct scan *s, tree lhs, tree rhs, const struct ctx *c)
 {
@@ -317,8 +413,6 @@ static void scan_assignment(struct scan *s, tree lhs, tree rhs, const struct ctx
 		var_in(s, var, c);	/* (p = malloc(n)) == NULL */
 	} else if (TREE_CODE(strip(lhs)) == RESULT_DECL) {
 		scan(s, rhs, into(-1));
-	} else if (local_number(s, strip(lhs))) {
-		scan(s, rhs, number());
 	} else {
 		scan(s, lhs, escaping());
 		scan(s, rhs, escaping());
@@ -377,7 +471,7 @@ static void scan(struct scan *s, tree e, struct ctx c)
 
 	if (!e)
 		return;
-	e = strip(e);
+	e = strip_into(e, &c);
 	var = tracked(s, e);
 	if (var >= 0) {
 		var_in(s, var, &c);
@@ -397,8 +491,6 @@ static void scan(struct scan *s, tree e, struct ctx c)
 		var = tracked(s, DECL_EXPR_DECL(e));
 		if (var >= 0)
 			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), into(var));
-		else if (local_number(s, DECL_EXPR_DECL(e)))
-			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), number());
 		else if (VAR_P(DECL_EXPR_DECL(e)) && !TREE_STATIC(DECL_EXPR_DECL(e)))
 			scan(s, DECL_INITIAL(DECL_EXPR_DECL(e)), escaping());
 		break;
@@ -431,8 +523,8 @@ static void scan(struct scan *s, tree e, struct ctx c)
 		break;
 	case POINTER_PLUS_EXPR:
 		/* p + n: a pointer into p's block, a value of p's (mmalloca's aligned p) */
-		scan(s, TREE_OPERAND(e, 0), c.flow == INTO || c.flow == NUMBER ? c : escaping());
-		scan(s, TREE_OPERAND(e, 1), number());
+		scan(s, TREE_OPERAND(e, 0), c.flow == INTO ? c : escaping());
+		scan(s, TREE_OPERAND(e, 1), c);
 		break;
 	case INDIRECT_REF:
 	case MEM_REF:
@@ -450,11 +542,10 @@ static void scan(struct scan *s, tree e, struct ctx c)
 	case PREDICT_EXPR:
 		break;
 	default:
-		if (COMPARISON_CLASS_P(e))
+		if (COMPARISON_CLASS_P(e) || low_bits(e))
 			scan_operands(s, e, nowhere());
-		else if (TREE_CODE(e) < NUM_TREE_CODES && c.flow == NUMBER
-			 && (UNARY_CLASS_P(e) || BINARY_CLASS_P(e)))
-			scan_operands(s, e, c);
+		else if (arithmetic(e))
+			scan_operands(s, e, into_pointer(s, &c) ? escaping() : c);
 		else if (TREE_CODE(e) < NUM_TREE_CODES
 			 && (EXPRESSION_CLASS_P(e) || REFERENCE_CLASS_P(e)
 			     || UNARY_CLASS_P(e) || BINARY_CLASS_P(e)))
@@ -716,7 +807,8 @@ static bool returns_fresh(struct shape *s)
 	while (changed) {
 		changed = false;
 		FOR_EACH_VEC_ELT(s->defs, i, d)
-			if (!fresh[d->var] && !s->settled[d->var] && fresh_way(&d->way, fresh))
+			if (!fresh[d->var] && !s->settled[d->var] && !s->numbers[d->var]
+			    && fresh_way(&d->way, fresh))
 				fresh[d->var] = changed = true;
 	}
 	FOR_EACH_VEC_ELT(s->returns, i, w)
@@ -866,7 +958,8 @@ static void external_sources(struct shape *s, hash_set<tree> *seen, vec<tree> *t
 	FOR_EACH_VEC_ELT(s->returns, i, w)
 		way_sources(w, seen, through);
 	FOR_EACH_VEC_ELT(s->defs, i, d)
-		way_sources(&d->way, seen, through);
+		if (!s->numbers[d->var])
+			way_sources(&d->way, seen, through);
 }
 
 /*

@@ -78,6 +78,9 @@ void *self(size_t n) { void **p = malloc(n); *p = p; return p; }			// site 0/0 3
 void *copied(size_t n) { char *p = malloc(n); last = memcpy(p, "x", 1); return p; }	// site 0/0 61/1 61
 void *checked_kept(size_t n) { void *p = malloc(n); last = nonnull(p); return p; }	// site 0/0 62/1 62
 char *end_kept(size_t n) { char *p = malloc(n); last = stpcpy(p, "x"); return p; }	// site 0/0 63/1 63
+/* Nor what keeps the address read as a number. */
+static uintptr_t last_number;
+void *as_number(size_t n) { char *p = malloc(n); uintptr_t u = (uintptr_t)p; last_number = u; return p; }	// site 0/0 64/1 64
 
 /* Wrappers too: a pointer into the block, aligned as gnulib's mmalloca aligns it. */
 char *offset(size_t n) { char *p = malloc(n + 16); return p ? p + 16 : NULL; }
@@ -91,6 +94,23 @@ void *aligned(size_t n)
 	u = (uintptr_t)mem;
 	mem += 16 - (u & 15);
 	mem[-1] = 16 - (u & 15);
+	return mem;
+}
+
+/* gnulib's mmalloca: the address read as numbers, the offset kept in the block. */
+void *mmalloca_like(size_t n)
+{
+	char *mem = malloc(n + 32);
+	uintptr_t umem, umemplus;
+	long offset;
+
+	if (!mem)
+		return NULL;
+	umem = (uintptr_t)mem;
+	__builtin_add_overflow(umem, 16, &umemplus);
+	offset = (umemplus & ~(uintptr_t)15) - umem;
+	mem += offset;
+	((unsigned char *)mem)[-1] = offset;
 	return mem;
 }
 
@@ -160,8 +180,10 @@ int main(void)
 	free(escape(copied(61)));
 	free(escape(checked_kept(62)));
 	free(escape(end_kept(63)));
+	free(escape(as_number(64)));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
+	escape(mmalloca_like(8));							// site 40/1 40/1 40
 	list = push(list, 1);								// site 16/1 16/1 16
 	list = push(list, 2);								// site 16/1 16/1 16
 	escape(build(3));								// site 48/3 48/3 48
