@@ -36,8 +36,8 @@
  * function of the unit whose parameter, by these same rules, escapes
  * nowhere (xrealloc(p, n); not push(head, v), which keeps head in the new
  * node; a function of another unit may keep it); any other use (stored,
- * even in its own block, passed to another function) and the function is
- * not a wrapper.  What a call it is handed to
+ * even in its own block, in an initializer, { c ? p : 0 } as much as
+ * { p }; passed to another function) and the function is not a wrapper.  What a call it is handed to
  * returns may be it (memcpy's, nonnull's) or point into its block
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
@@ -419,28 +419,42 @@ static void scan_assignment(struct scan *s, tree lhs, tree rhs, const struct ctx
 	}
 }
 
-/*
- * Nodes the scan does not know (the C++ front end's statements, ...): any
- * variable they hold directly escapes, and the statements and expressions
- * below them it knows are scanned as statements.
- */
-static tree scan_unknown(tree *tp, int *walk_subtrees, void *data)
-{
-	struct scan *s = (struct scan *)data;
-	int var = tracked(s, *tp);
+/* A node the scan does not know, and where what is below it goes. */
+struct unknown {
+	struct scan *s;
+	tree node;
+	struct ctx below;
+};
 
-	if (var >= 0) {
-		s->shape->escapes[var] = true;
-	} else if (TYPE_P(*tp)) {
-		*walk_subtrees = 0;
-	} else if (TREE_CODE(*tp) == CALL_EXPR || TREE_CODE(*tp) == MODIFY_EXPR
-		   || TREE_CODE(*tp) == INIT_EXPR || TREE_CODE(*tp) == BIND_EXPR
-		   || TREE_CODE(*tp) == STATEMENT_LIST || TREE_CODE(*tp) == DECL_EXPR
-		   || TREE_CODE(*tp) == COND_EXPR || COMPARISON_CLASS_P(*tp)) {
-		scan(s, *tp, nowhere());
-		*walk_subtrees = 0;
-	}
+static tree scan_unknown_operand(tree *tp, int *walk_subtrees, void *data)
+{
+	struct unknown *u = (struct unknown *)data;
+	int var = tracked(u->s, *tp);
+
+	if (*tp == u->node)
+		return NULL_TREE;
+	*walk_subtrees = 0;
+	if (var >= 0)
+		u->s->shape->escapes[var] = true;
+	else if (!TYPE_P(*tp))
+		scan(u->s, *tp, u->below);
 	return NULL_TREE;
+}
+
+/*
+ * A node the scan does not know (the C++ front end's statements and
+ * expressions, a C compound literal, ...), whose value goes to C: any
+ * variable it holds directly escapes; what is below a statement (a node
+ * without a value) is scanned as statements, what is below an expression
+ * (AGGR_INIT_EXPR, ...) escapes, as its value may be made of it.
+ */
+static void scan_unknown(struct scan *s, tree e, const struct ctx *c)
+{
+	struct unknown u = { s, e, escaping() };
+
+	if ((TREE_TYPE(e) && VOID_TYPE_P(TREE_TYPE(e))) || (!TREE_TYPE(e) && c->flow == NOWHERE))
+		u.below = nowhere();
+	walk_tree(&e, scan_unknown_operand, &u, NULL);
 }
 
 static void scan_operands(struct scan *s, tree e, struct ctx c)
@@ -467,6 +481,8 @@ static void scan_address(struct scan *s, tree addr)
 
 static void scan(struct scan *s, tree e, struct ctx c)
 {
+	unsigned i;
+	tree value;
 	int var;
 
 	if (!e)
@@ -532,6 +548,11 @@ static void scan(struct scan *s, tree e, struct ctx c)
 		for (int i = 1; i < TREE_OPERAND_LENGTH(e); i++)
 			scan(s, TREE_OPERAND(e, i), escaping());
 		break;
+	case CONSTRUCTOR:
+		/* { p }, { c ? p : 0 }: its elements are kept where it is */
+		FOR_EACH_CONSTRUCTOR_VALUE(CONSTRUCTOR_ELTS(e), i, value)
+			scan(s, value, c.flow == NOWHERE ? nowhere() : escaping());
+		break;
 	case SWITCH_EXPR:
 		scan(s, SWITCH_COND(e), nowhere());
 		scan(s, SWITCH_BODY(e), nowhere());
@@ -551,7 +572,7 @@ static void scan(struct scan *s, tree e, struct ctx c)
 			     || UNARY_CLASS_P(e) || BINARY_CLASS_P(e)))
 			scan_operands(s, e, escaping());
 		else
-			walk_tree_without_duplicates(&e, scan_unknown, s);
+			scan_unknown(s, e, &c);
 		break;
 	}
 }

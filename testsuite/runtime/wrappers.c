@@ -78,6 +78,19 @@ void *self(size_t n) { void **p = malloc(n); *p = p; return p; }			// site 0/0 3
 void *copied(size_t n) { char *p = malloc(n); last = memcpy(p, "x", 1); return p; }	// site 0/0 61/1 61
 void *checked_kept(size_t n) { void *p = malloc(n); last = nonnull(p); return p; }	// site 0/0 62/1 62
 char *end_kept(size_t n) { char *p = malloc(n); last = stpcpy(p, "x"); return p; }	// site 0/0 63/1 63
+/* Nor what keeps it in an initializer. */
+struct box { void *p; };
+static struct box last_box;
+void *boxed_cond(size_t n, int c) { void *p = malloc(n); struct box b = { c ? p : 0 }; last_box = b; return p; }	// site 0/0 66/1 66
+void *boxed_assign(size_t n)
+{
+	void *p = malloc(n), *q;							// site 0/0 67/1 67
+	struct box b = { (q = p) };
+
+	last_box = b;
+	(void)q;
+	return p;
+}
 /* Nor what keeps the address read as a number. */
 static uintptr_t last_number;
 void *as_number(size_t n) { char *p = malloc(n); uintptr_t u = (uintptr_t)p; last_number = u; return p; }	// site 0/0 64/1 64
@@ -181,6 +194,8 @@ int main(void)
 	free(escape(checked_kept(62)));
 	free(escape(end_kept(63)));
 	free(escape(as_number(64)));
+	free(escape(boxed_cond(66, 1)));
+	free(escape(boxed_assign(67)));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
 	escape(mmalloca_like(8));							// site 40/1 40/1 40
