@@ -26,7 +26,9 @@
  * malloc's blocks or its own heap's).  A variable holding a fresh value
  * must keep it to itself: it may be compared, copied to another such
  * variable, returned, read or written through (p->next = NULL, s[n] = 0: a
- * constructor is a wrapper), filled by memset or memcpy, read as a number
+ * constructor is a wrapper), filled by memset or memcpy; a pointer into
+ * its block (p + n, &p->f, &p->v[i]) is a value of it, under the same
+ * rules (h->data returned is; last = &p->f keeps p); it may be read as a number
  * into an integer of the function (to align it: gnulib's mmalloca returns
  * p + offset), which keeps it to itself as a pointer does, arithmetic
  * included (only a few low bits of it, u & 15 or a byte, may go anywhere:
@@ -479,6 +481,25 @@ static void scan_address(struct scan *s, tree addr)
 		scan(s, addr, escaping());
 }
 
+/*
+ * &REF, whose value goes to C: a pointer into the block REF is reached
+ * through (&p->f, &p->v[i], &*p) goes where it goes, as p + n does, its
+ * indices with it; the address of anything else (a local, a global) is
+ * none of the scan's blocks, but an integer's own (&u) lets it escape.
+ */
+static void scan_address_of(struct scan *s, tree ref, const struct ctx *c)
+{
+	while (handled_component_p(ref)) {
+		for (int i = 1; i < TREE_OPERAND_LENGTH(ref); i++)
+			scan(s, TREE_OPERAND(ref, i), *c);
+		ref = TREE_OPERAND(ref, 0);
+	}
+	if (TREE_CODE(ref) == INDIRECT_REF || TREE_CODE(ref) == MEM_REF)
+		scan(s, TREE_OPERAND(ref, 0), *c);
+	else
+		scan(s, ref, escaping());
+}
+
 static void scan(struct scan *s, tree e, struct ctx c)
 {
 	unsigned i;
@@ -539,8 +560,11 @@ static void scan(struct scan *s, tree e, struct ctx c)
 		break;
 	case POINTER_PLUS_EXPR:
 		/* p + n: a pointer into p's block, a value of p's (mmalloca's aligned p) */
-		scan(s, TREE_OPERAND(e, 0), c.flow == INTO ? c : escaping());
+		scan(s, TREE_OPERAND(e, 0), c);
 		scan(s, TREE_OPERAND(e, 1), c);
+		break;
+	case ADDR_EXPR:
+		scan_address_of(s, TREE_OPERAND(e, 0), &c);
 		break;
 	case INDIRECT_REF:
 	case MEM_REF:

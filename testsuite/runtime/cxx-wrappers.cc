@@ -12,10 +12,18 @@ int *wrapped(int n) { int *p = new int[n]; return p; }
 struct Holder { int *p; };
 static Holder held;
 int *held_cond(int n, bool c) { int *p = new int[n]; held = Holder{c ? p : nullptr}; return p; }	// site 48/1 48/1 48
+static int *last_int;
+int *deref_kept(int n) { int *p = new int[n]; last_int = &*p; return p; }			// site 0/0 28/1 28
+int *index_kept(int n) { int *p = new int[n]; last_int = &p[1]; return p; }			// site 0/0 32/1 32
+struct Pair { int a, b; };
+Pair *field_kept() { Pair *p = new Pair; last_int = &p->b; return p; }				// site 0/0 8/1 8
 
 int main()
 {
 	delete[] static_cast<int *>(escape(wrapped(5)));				// site 0/0 20/1 20
 	escape(held_cond(12, true));
+	delete[] static_cast<int *>(escape(deref_kept(7)));
+	delete[] static_cast<int *>(escape(index_kept(8)));
+	delete static_cast<Pair *>(escape(field_kept()));
 	return 0;
 }

@@ -110,6 +110,10 @@ void *aligned(size_t n)
 	return mem;
 }
 
+/* A pointer into the block, past a header. */
+struct header { size_t n; char data[]; };
+char *with_header(size_t n) { struct header *h = malloc(sizeof(*h) + n); h->n = n; return h->data; }
+
 /* gnulib's mmalloca: the address read as numbers, the offset kept in the block. */
 void *mmalloca_like(size_t n)
 {
@@ -146,6 +150,9 @@ struct node *build(int depth)
 	x->next = build(depth - 1);
 	return x;
 }
+
+/* Not what keeps a pointer into the block. */
+struct node *field_kept(void) { struct node *p = malloc(sizeof(*p)); last = &p->v; return p; }	// site 0/0 16/1 16
 
 /* Handed to a wrapper that keeps it: kept (push() keeps its head in the new node). */
 struct node *pushed(void)
@@ -196,9 +203,11 @@ int main(void)
 	free(escape(as_number(64)));
 	free(escape(boxed_cond(66, 1)));
 	free(escape(boxed_assign(67)));
+	free(escape(field_kept()));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
 	escape(mmalloca_like(8));							// site 40/1 40/1 40
+	escape(with_header(8));								// site 16/1 16/1 16
 	list = push(list, 1);								// site 16/1 16/1 16
 	list = push(list, 2);								// site 16/1 16/1 16
 	escape(build(3));								// site 48/3 48/3 48
