@@ -44,7 +44,9 @@
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
  * whose address the unit takes: called through a pointer, no caller would
- * get a tag.
+ * get a tag.  Nor one with nested functions (GNU C), which reach its
+ * variables out of the scan's sight: they may keep or change what its
+ * variables hold, its parameters included (all kept).
  *
  * Decided from each function's GENERIC body (alloctag_wrapper_shape(),
  * from alloctag_rewrite.c's walk before gimplification), so that every
@@ -105,6 +107,7 @@ struct shape {
 	vec<bool> settled;	/* escapes, with what the functions it calls keep */
 	vec<bool> kept;		/* by parameter: settled, it keeps or hands it on */
 	int identity;		/* returns only this parameter, or -1 */
+	bool nested;		/* it has nested functions, which reach its locals */
 	bool wrapper;
 	bool own;		/* a wrapper by the unit alone, without the list */
 };
@@ -607,6 +610,17 @@ static bool returns_pointer(tree fndecl)
 }
 
 /*
+ * GNU C's nested functions, which the scan does not see into, may keep or
+ * change what the function's variables hold (void keep(void) { last = p; }).
+ */
+static bool has_nested_functions(tree fndecl)
+{
+	cgraph_node *node = cgraph_node::get(fndecl);
+
+	return node && first_nested_function(node);
+}
+
+/*
  * A function of the unit, from its GENERIC body (PLUGIN_PRE_GENERICIZE):
  * what it returns and what its variables do, for alloctag_wrappers_resolve().
  */
@@ -622,6 +636,7 @@ void alloctag_wrapper_shape(tree fndecl)
 	s.shape = XCNEW(struct shape);
 	s.shape->fndecl = fndecl;
 	s.shape->identity = -1;
+	s.shape->nested = has_nested_functions(fndecl);
 	s.vars = new hash_map<tree, int>;
 	for (tree p = DECL_ARGUMENTS(fndecl); p; p = DECL_CHAIN(p)) {
 		track(&s, p, fndecl);
@@ -629,6 +644,9 @@ void alloctag_wrapper_shape(tree fndecl)
 	}
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), collect_vars, &s);
 	scan(&s, DECL_SAVED_TREE(fndecl), nowhere());
+	if (s.shape->nested)	/* its parameters too: kept, as far as is known */
+		for (unsigned i = 0; i < s.shape->escapes.length(); i++)
+			s.shape->escapes[i] = true;
 	delete s.vars;
 	shapes.safe_push(s.shape);
 	shape_of->put(fndecl, s.shape);
@@ -837,6 +855,15 @@ static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
 	return w->call ? allocates(w->call) : fresh_vars[w->var];
 }
 
+/*
+ * S is no wrapper, whatever it returns: called through a pointer, no caller
+ * would get a tag; or its variables are out of the scan's sight.
+ */
+static bool never_wrapper(struct shape *s)
+{
+	return (address_taken && address_taken->contains(s->fndecl)) || s->nested;
+}
+
 /* S returns a fresh value, with the wrappers known so far. */
 static bool returns_fresh(struct shape *s)
 {
@@ -846,7 +873,7 @@ static bool returns_fresh(struct shape *s)
 	unsigned i;
 	bool changed = true;
 
-	if (address_taken && address_taken->contains(s->fndecl))
+	if (never_wrapper(s))
 		return false;
 	fresh.safe_grow_cleared(s->settled.length());
 	while (changed) {
@@ -1019,8 +1046,7 @@ static char *list_entry(struct shape *s, const char *unit)
 	hash_set<tree> seen;
 	char *entry;
 
-	if (!TREE_PUBLIC(s->fndecl) || DECL_EXTERNAL(s->fndecl)
-	    || (address_taken && address_taken->contains(s->fndecl)))
+	if (!TREE_PUBLIC(s->fndecl) || DECL_EXTERNAL(s->fndecl) || never_wrapper(s))
 		return NULL;
 	if (!s->own)
 		external_sources(s, &seen, &through);

@@ -95,6 +95,16 @@ void *boxed_assign(size_t n)
 static uintptr_t last_number;
 void *as_number(size_t n) { char *p = malloc(n); uintptr_t u = (uintptr_t)p; last_number = u; return p; }	// site 0/0 64/1 64
 
+/* Nor one whose locals a nested function reaches (GNU C): it may keep them. */
+void *nested(size_t n)
+{
+	void *p = malloc(n);								// site 0/0 68/1 68
+	void keep(void) { last = p; }
+
+	keep();
+	return p;
+}
+
 /* Wrappers too: a pointer into the block, aligned as gnulib's mmalloca aligns it. */
 char *offset(size_t n) { char *p = malloc(n + 16); return p ? p + 16 : NULL; }
 void *aligned(size_t n)
@@ -204,6 +214,7 @@ int main(void)
 	free(escape(boxed_cond(66, 1)));
 	free(escape(boxed_assign(67)));
 	free(escape(field_kept()));
+	free(escape(nested(68)));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
 	escape(mmalloca_like(8));							// site 40/1 40/1 40
