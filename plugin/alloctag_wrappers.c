@@ -43,8 +43,9 @@
  * returns may be it (memcpy's, nonnull's) or point into its block
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
- * whose address the unit takes: called through a pointer, no caller would
- * get a tag.  Nor one with nested functions (GNU C), which reach its
+ * whose address the unit takes, in a body or in any variable's initializer
+ * (a table of functions): called through a pointer, no caller would get a
+ * tag, and it would charge the tag current.  Nor one with nested functions (GNU C), which reach its
  * variables out of the scan's sight: they may keep or change what its
  * variables hold, its parameters included (all kept).
  *
@@ -653,13 +654,41 @@ void alloctag_wrapper_shape(tree fndecl)
 	alloctag_root_tree(fndecl);
 }
 
-/* A function of the unit whose address is taken (not called): never a wrapper. */
+/*
+ * A function of the unit whose address is taken (not called): never a
+ * wrapper.  Said by alloctag_rewrite.c's walk of the bodies, and by
+ * note_initializers().
+ */
 void alloctag_wrapper_address_taken(tree fndecl)
 {
 	if (!address_taken)
 		address_taken = new hash_set<tree>;
 	address_taken->add(fndecl);
 	alloctag_root_tree(fndecl);
+}
+
+static tree note_address(tree *tp, int *walk_subtrees, void *)
+{
+	if (TREE_CODE(*tp) == FUNCTION_DECL)
+		alloctag_wrapper_address_taken(*tp);
+	else if (TYPE_P(*tp))
+		*walk_subtrees = 0;
+	return NULL_TREE;
+}
+
+/*
+ * The functions whose address a variable's initializer takes, outside any
+ * body (a table of functions at file scope, a static one's): every
+ * variable of the unit is known when the unit is resolved, as the pass
+ * runs once the front end has parsed it all.
+ */
+static void note_initializers(void)
+{
+	varpool_node *v;
+
+	FOR_EACH_VARIABLE(v)
+		if (DECL_INITIAL(v->decl))
+			walk_tree_without_duplicates(&DECL_INITIAL(v->decl), note_address, NULL);
 }
 
 /* --- Which functions are wrappers -------------------------------------- */
@@ -1134,6 +1163,7 @@ void alloctag_wrappers_resolve(void)
 	unsigned i;
 	struct shape *s;
 
+	note_initializers();
 	settle_kept();
 	FOR_EACH_VEC_ELT(shapes, i, s)
 		s->identity = identity_parameter(s);

@@ -73,6 +73,8 @@ void *kept(size_t n) { void *p = malloc(n); last = p; return p; }			// site 0/0 
 void *handed(size_t n) { void *p = malloc(n); note(p); return p; }			// site 0/0 90/1 90
 void *by_pointer(size_t n) { return malloc(n); }					// site 0/0 150/2 80
 void *self(size_t n) { void **p = malloc(n); *p = p; return p; }			// site 0/0 32/1 32
+void *in_table(size_t n) { return malloc(n); }						// site 0/0 33/2 17
+void *(*table[1])(size_t) = { in_table };	/* its address taken at file scope */
 
 /* Nor what keeps what a call returned of the block: memcpy's, nonnull's, stpcpy's. */
 void *copied(size_t n) { char *p = malloc(n); last = memcpy(p, "x", 1); return p; }	// site 0/0 61/1 61
@@ -207,6 +209,8 @@ int main(void)
 	free(escape(by_pointer(70)));
 	free(escape(through(80)));
 	free(escape(self(32)));
+	free(escape(in_table(16)));
+	free(escape(table[0](17)));
 	free(escape(copied(61)));
 	free(escape(checked_kept(62)));
 	free(escape(end_kept(63)));
