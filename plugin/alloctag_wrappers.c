@@ -44,8 +44,9 @@
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
  * whose address the unit takes, in a body or in any variable's initializer
- * (a table of functions): called through a pointer, no caller would get a
- * tag, and it would charge the tag current.  Nor one with nested functions (GNU C), which reach its
+ * (a table of functions), nor a C++ virtual function (in the vtable):
+ * called through a pointer, no caller would get a tag, and it would charge
+ * the tag current.  Nor one with nested functions (GNU C), which reach its
  * variables out of the scan's sight: they may keep or change what its
  * variables hold, its parameters included (all kept).
  *
@@ -885,12 +886,14 @@ static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
 }
 
 /*
- * S is no wrapper, whatever it returns: called through a pointer, no caller
- * would get a tag; or its variables are out of the scan's sight.
+ * S is no wrapper, whatever it returns: called through a pointer (its
+ * address taken, or a C++ virtual function, called through the vtable), no
+ * caller would get a tag; or its variables are out of the scan's sight.
  */
 static bool never_wrapper(struct shape *s)
 {
-	return (address_taken && address_taken->contains(s->fndecl)) || s->nested;
+	return (address_taken && address_taken->contains(s->fndecl)) || DECL_VIRTUAL_P(s->fndecl)
+	       || s->nested;
 }
 
 /* S returns a fresh value, with the wrappers known so far. */

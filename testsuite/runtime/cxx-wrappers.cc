@@ -1,3 +1,4 @@
+// files: lib/maker.cc
 /*
  * C++ allocation wrappers, found by the compiler as C's are
  * (runtime/wrappers.c): a function that returns what new gave it is
@@ -5,6 +6,7 @@
  * charged to its own.
  */
 #include "escape.h"
+#include "lib/maker.h"
 
 int *wrapped(int n) { int *p = new int[n]; return p; }
 
@@ -18,12 +20,20 @@ int *index_kept(int n) { int *p = new int[n]; last_int = &p[1]; return p; }			//
 struct Pair { int a, b; };
 Pair *field_kept() { Pair *p = new Pair; last_int = &p->b; return p; }				// site 0/0 8/1 8
 
+/* Nor a virtual function, called through the vtable (another unit's). */
+int *Maker::make() { return new int[4]; }							// site 0/0 32/2 16
+
 int main()
 {
+	Maker m;
+	Maker *volatile through = &m;
+
 	delete[] static_cast<int *>(escape(wrapped(5)));				// site 0/0 20/1 20
 	escape(held_cond(12, true));
 	delete[] static_cast<int *>(escape(deref_kept(7)));
 	delete[] static_cast<int *>(escape(index_kept(8)));
 	delete static_cast<Pair *>(escape(field_kept()));
+	delete[] static_cast<int *>(escape(m.make()));
+	delete[] static_cast<int *>(escape(through->make()));
 	return 0;
 }
