@@ -44,7 +44,8 @@
  * (stpcpy's), and goes under the same rules, unless the call returns a
  * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
  * whose address the unit takes, in a body or in any variable's initializer
- * (a table of functions), nor a C++ virtual function (in the vtable):
+ * (a table of functions; C++'s &A::f too), nor a C++ virtual function (in
+ * the vtable):
  * called through a pointer, no caller would get a tag, and it would charge
  * the tag current.  Nor one with nested functions (GNU C), which reach its
  * variables out of the scan's sight: they may keep or change what its
@@ -670,10 +671,14 @@ void alloctag_wrapper_address_taken(tree fndecl)
 
 static tree note_address(tree *tp, int *walk_subtrees, void *)
 {
+	tree expanded;
+
 	if (TREE_CODE(*tp) == FUNCTION_DECL)
 		alloctag_wrapper_address_taken(*tp);
 	else if (TYPE_P(*tp))
 		*walk_subtrees = 0;
+	else if ((expanded = alloctag_expand_member_pointer(*tp)))
+		walk_tree(&expanded, note_address, NULL, NULL);	/* &A::f */
 	return NULL_TREE;
 }
 

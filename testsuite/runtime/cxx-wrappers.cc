@@ -23,8 +23,14 @@ Pair *field_kept() { Pair *p = new Pair; last_int = &p->b; return p; }				// sit
 /* Nor a virtual function, called through the vtable (another unit's). */
 int *Maker::make() { return new int[4]; }							// site 0/0 32/2 16
 
+/* Nor a member function whose address a body takes (&Pool::get). */
+struct Pool { int *get(int n); };
+int *Pool::get(int n) { return new int[n]; }							// site 0/0 44/2 24
+
 int main()
 {
+	Pool pool;
+	int *(Pool::*volatile getter)(int) = &Pool::get;
 	Maker m;
 	Maker *volatile through = &m;
 
@@ -35,5 +41,7 @@ int main()
 	delete static_cast<Pair *>(escape(field_kept()));
 	delete[] static_cast<int *>(escape(m.make()));
 	delete[] static_cast<int *>(escape(through->make()));
+	delete[] static_cast<int *>(escape(pool.get(5)));
+	delete[] static_cast<int *>(escape((pool.*getter)(6)));
 	return 0;
 }
