@@ -16,40 +16,51 @@
  * as calls to a function tagged under its own name do (alloctag_callers.c).
  *
  * A value is fresh when it is the result of a call to a tagged function or
- * to a wrapper, or is a fresh value passed through memcpy and its kind
- * (which return their first argument) or through a function of the unit
- * that only ever returns one of its parameters, unchanged and kept nowhere
- * else (gnulib's nonnull()), or is
- * a local variable or parameter one of whose values is fresh.  A function
- * returning a pointer is a wrapper when one of the values it returns may
- * be fresh; its other returns are not asked about (pma_malloc returns
- * malloc's blocks or its own heap's).  A variable holding a fresh value
- * must keep it to itself: it may be compared, copied to another such
- * variable, returned, read or written through (p->next = NULL, s[n] = 0: a
- * constructor is a wrapper), filled by memset or memcpy; a pointer into
- * its block (p + n, &p->f, &p->v[i]) is a value of it, under the same
- * rules (h->data returned is; last = &p->f keeps p); it may be read as a number
- * into an integer of the function (to align it: gnulib's mmalloca returns
- * p + offset), which keeps it to itself as a pointer does, arithmetic
- * included (only a few low bits of it, u & 15 or a byte, may go anywhere:
- * mmalloca stores its offset in the block), or handed
- * to a function that keeps no copy of that argument: free, realloc,
- * memcpy and the C library's functions named in keeps_nothing(), or a
- * function of the unit whose parameter, by these same rules, escapes
- * nowhere (xrealloc(p, n); not push(head, v), which keeps head in the new
- * node; a function of another unit may keep it); any other use (stored,
- * even in its own block, in an initializer, { c ? p : 0 } as much as
- * { p }; passed to another function) and the function is not a wrapper.  What a call it is handed to
- * returns may be it (memcpy's, nonnull's) or point into its block
- * (stpcpy's), and goes under the same rules, unless the call returns a
- * count (strlen, printf): last = memcpy(p, s, n) keeps p.  Nor is a function
- * whose address the unit takes, in a body or in any variable's initializer
- * (a table of functions; C++'s &A::f too), nor a C++ virtual function (in
- * the vtable):
- * called through a pointer, no caller would get a tag, and it would charge
- * the tag current.  Nor one with nested functions (GNU C), which reach its
- * variables out of the scan's sight: they may keep or change what its
- * variables hold, its parameters included (all kept).
+ * to a wrapper; or a fresh value passed through memcpy and its kind (which
+ * return their first argument) or through an identity function of the
+ * unit (one that returns only a parameter of its own, unchanged, and keeps
+ * it nowhere else: gnulib's nonnull()); or a pointer into a fresh block
+ * (p + n, &p->f, h->data past a header, mmalloca's aligned p); or the value
+ * of a local pointer variable or parameter one of whose values is fresh.  A
+ * function returning a pointer is a wrapper when one of the values it
+ * returns may be fresh (its other returns are not asked about: pma_malloc
+ * returns malloc's blocks or its own heap's), from variables none of which
+ * escapes.
+ *
+ * The scan follows the function's own pointers whose address is not taken,
+ * and its own integers, into which an address may be read (uintptr_t u =
+ * (uintptr_t)p, to align it; their values are never fresh).  A variable
+ * escapes when one of its values, or a value made of it, is
+ *   - stored anywhere but in another such variable: a global, a field, its
+ *     own block even (*p = p), an initializer ({ p }, { c ? p : 0 },
+ *     { (q = p) }); or an integer's address taken (&u), but for
+ *     __builtin_add_overflow()'s result;
+ *   - handed to a function that may keep it: any but the C library's that
+ *     keep nothing (keeps_nothing(): free, realloc, memcpy, strlen, printf,
+ *     ...) and the unit's functions returning a pointer whose parameter
+ *     escapes nowhere by these same rules (xrealloc(p, n); not push(head,
+ *     v), which links head into the new node); a function of another unit,
+ *     a tagged one without its body here, a call through a pointer may;
+ *   - returned by a call it was handed to, as the call's value may be it
+ *     (memcpy's, nonnull's) or point into its block (stpcpy's): that value
+ *     goes under the same rules (last = memcpy(p, s, n) keeps p), unless
+ *     the call returns a count (returns_count(): strlen, printf);
+ *   - out of the scan's sight: held directly by a node it does not know, or
+ *     reached by a nested function (GNU C).
+ * A value made of it: a pointer into its block (p + n, &p->f); any
+ * arithmetic, for an integer's value; but at most a few low bits of a
+ * number (u & 15, a byte) cannot hold an address, and go anywhere:
+ * mmalloca stores its offset in the block.  What a variable's value is
+ * copied into, escaping, makes it escape too.  Harmless: comparing it,
+ * testing it, returning it, reading or writing through it (p->next = NULL,
+ * s[n] = 0: a constructor is a wrapper).
+ *
+ * Never a wrapper, whatever it returns: a function called through a
+ * pointer, where no caller gets a tag and the tag current is charged (its
+ * address taken in a body or in any variable's initializer: a table of
+ * functions, C++'s &A::f; a C++ virtual function, in the vtable); and one
+ * with nested functions, which may keep or change what its variables hold
+ * out of the scan's sight (its parameters count as kept).
  *
  * Decided from each function's GENERIC body (alloctag_wrapper_shape(),
  * from alloctag_rewrite.c's walk before gimplification), so that every
@@ -69,12 +80,15 @@
 #include "alloctag_plugin.h"
 #include <sys/file.h>
 
-/* How deep a fresh value may be passed through functions: nonnull(memcpy(...)). */
+/*
+ * Through how many calls a value is followed, nonnull(memcpy(p, ...)) two;
+ * through more, it escapes.
+ */
 #define MAX_HOPS 4
 
 struct hop {
-	tree fn;	/* a function that may return its argument ... */
-	int arg;	/* ... this one */
+	tree fn;	/* a function a value is handed to, whose value may be it ... */
+	int arg;	/* ... as this argument */
 };
 
 /* One way a value may be fresh. */
@@ -106,7 +120,7 @@ struct shape {
 	vec<struct use> uses;
 	vec<bool> escapes;	/* by variable: kept or used beyond the rules */
 	vec<bool> numbers;	/* by variable: an integer's, never fresh */
-	vec<int> params;	/* by parameter: its variable, or -1 (not a pointer's) */
+	vec<int> params;	/* by parameter: its variable, or -1 (not followed: kept) */
 	vec<bool> settled;	/* escapes, with what the functions it calls keep */
 	vec<bool> kept;		/* by parameter: settled, it keeps or hands it on */
 	int identity;		/* returns only this parameter, or -1 */
