@@ -45,8 +45,9 @@
  *     (memcpy's, nonnull's) or point into its block (stpcpy's): that value
  *     goes under the same rules (last = memcpy(p, s, n) keeps p), unless
  *     the call returns a count (returns_count(): strlen, printf);
- *   - out of the scan's sight: held directly by a node it does not know, or
- *     reached by a nested function (GNU C).
+ *   - out of the scan's sight: held directly by a node it does not know,
+ *     given to one that is no statement (an asm), or reached by a nested
+ *     function (GNU C).
  * A value made of it: a pointer into its block (p + n, &p->f); any
  * arithmetic, for an integer's value; but at most a few low bits of a
  * number (u & 15, a byte) cannot hold an address, and go anywhere:
@@ -464,17 +465,39 @@ static tree scan_unknown_operand(tree *tp, int *walk_subtrees, void *data)
 }
 
 /*
+ * A statement whose operands are statements, or conditions: a front end's
+ * own (C++'s EXPR_STMT, IF_STMT, CLEANUP_STMT, ...: no value), or GENERIC's
+ * try and catch.  Not an asm or an OpenMP construct, which hand what they
+ * are given to what the scan cannot follow.
+ */
+static bool statement(tree e)
+{
+	switch (TREE_CODE(e)) {
+	case TRY_CATCH_EXPR:
+	case TRY_FINALLY_EXPR:
+	case CATCH_EXPR:
+	case EH_FILTER_EXPR:
+		return true;
+	default:
+		return TREE_CODE(e) >= NUM_TREE_CODES && (!TREE_TYPE(e) || VOID_TYPE_P(TREE_TYPE(e)));
+	}
+}
+
+/*
  * A node the scan does not know (the C++ front end's statements and
- * expressions, a C compound literal, ...), whose value goes to C: any
- * variable it holds directly escapes; what is below a statement (a node
- * without a value) is scanned as statements, what is below an expression
- * (AGGR_INIT_EXPR, ...) escapes, as its value may be made of it.
+ * expressions, a C compound literal, an asm, ...), whose value goes to C:
+ * any variable it holds directly escapes; what is below a statement is
+ * scanned as statements, and so is what is below a list of them (a node of
+ * no type) whose value goes nowhere; anything else below escapes, as the
+ * node's value may be made of it (AGGR_INIT_EXPR) or the node may keep it
+ * (an asm's operands).
  */
 static void scan_unknown(struct scan *s, tree e, const struct ctx *c)
 {
 	struct unknown u = { s, e, escaping() };
 
-	if ((TREE_TYPE(e) && VOID_TYPE_P(TREE_TYPE(e))) || (!TREE_TYPE(e) && c->flow == NOWHERE))
+	if (statement(e) || (TREE_CODE_CLASS(TREE_CODE(e)) == tcc_exceptional && !TREE_TYPE(e)
+			     && c->flow == NOWHERE))
 		u.below = nowhere();
 	walk_tree(&e, scan_unknown_operand, &u, NULL);
 }

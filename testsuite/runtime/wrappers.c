@@ -93,6 +93,9 @@ void *boxed_assign(size_t n)
 	(void)q;
 	return p;
 }
+/* Nor what hands it to an asm, which may keep it. */
+void *in_asm(size_t n) { char *p = malloc(n); __asm__ volatile("" : : "r"(p + 1) : "memory"); return p; }	// site 0/0 69/1 69
+
 /* Nor what keeps the address read as a number. */
 static uintptr_t last_number;
 void *as_number(size_t n) { char *p = malloc(n); uintptr_t u = (uintptr_t)p; last_number = u; return p; }	// site 0/0 64/1 64
@@ -219,6 +222,7 @@ int main(void)
 	free(escape(boxed_assign(67)));
 	free(escape(field_kept()));
 	free(escape(nested(68)));
+	free(escape(in_asm(69)));
 	escape(offset(0));								// site 16/1 16/1 16
 	escape(aligned(8));								// site 24/1 24/1 24
 	escape(mmalloca_like(8));							// site 40/1 40/1 40
