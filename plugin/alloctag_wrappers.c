@@ -36,11 +36,13 @@
  *     { (q = p) }); or an integer's address taken (&u), but for
  *     __builtin_add_overflow()'s result;
  *   - handed to a function that may keep it: any but the C library's that
- *     keep nothing (keeps_nothing(): free, realloc, memcpy, strlen, printf,
- *     ...) and the unit's functions returning a pointer whose parameter
+ *     keep nothing (keeps_nothing(): free, realloc, reallocarray, memcpy,
+ *     strlen, printf, ...) and the unit's functions returning a pointer whose parameter
  *     escapes nowhere by these same rules (xrealloc(p, n); not push(head,
- *     v), which links head into the new node); a function of another unit,
- *     a tagged one without its body here, a call through a pointer may;
+ *     v), which links head into the new node) and another unit's that the
+ *     list says keep nothing of that argument; any other function of
+ *     another unit, a tagged one without its body here, a call through a
+ *     pointer may;
  *   - returned by a call it was handed to, as the call's value may be it
  *     (memcpy's, nonnull's) or point into its block (stpcpy's): that value
  *     goes under the same rules (last = memcpy(p, s, n) keeps p), unless
@@ -75,8 +77,10 @@
  * each unit reads the wrappers the units compiled before it wrote, and
  * writes its own public ones in place of what it wrote before, each with
  * the external functions it is a wrapper through ("xstrdup xmemdup": a
- * wrapper if xmemdup is one).  A first build writes it; a second build
- * reads all of it.  Without the list, only wrappers of the unit are found.
+ * wrapper if xmemdup is one) and the pointer arguments it keeps no copy of
+ * by the unit alone ("xrealloc @0").  A first build writes it; a second
+ * build reads all of it.  Without the list, only wrappers of the unit are
+ * found.
  */
 #include "alloctag_plugin.h"
 #include <sys/file.h>
@@ -124,6 +128,7 @@ struct shape {
 	vec<int> params;	/* by parameter: its variable, or -1 (not followed: kept) */
 	vec<bool> settled;	/* escapes, with what the functions it calls keep */
 	vec<bool> kept;		/* by parameter: settled, it keeps or hands it on */
+	vec<bool> own_kept;	/* kept, by the unit alone, without the list */
 	int identity;		/* returns only this parameter, or -1 */
 	bool nested;		/* it has nested functions, which reach its locals */
 	bool wrapper;
@@ -137,6 +142,9 @@ static hash_set<tree> *address_taken;
 /* The wrappers of other units (the list): name -> external names it is one through. */
 static hash_map<nofree_string_hash, vec<const char *> > *listed;
 static hash_set<nofree_string_hash> *listed_wrappers;
+/* ... name -> the arguments it keeps no copy of (bit K: argument K, below MAX_LISTED_ARG) */
+static hash_map<nofree_string_hash, unsigned HOST_WIDE_INT> *listed_free;
+#define MAX_LISTED_ARG HOST_BITS_PER_WIDE_INT
 static const char *list_file;
 static bool without_list;	/* wrappers as the unit alone makes them */
 
@@ -807,11 +815,24 @@ static bool keeps(const struct shape *s, int arg)
 	return arg >= (int)s->params.length() || s->params[arg] < 0 || s->kept[arg];
 }
 
+/* The C library's functions without a GCC built-in that keep nothing given. */
+static bool keeps_nothing_by_name(tree fn)
+{
+	static const char *const names[] = { "reallocarray", "wcsdup" };
+
+	if (!DECL_NAME(fn) || !TREE_PUBLIC(fn) || !in_system_header_at(DECL_SOURCE_LOCATION(fn)))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (id_equal(DECL_NAME(fn), names[i]))
+			return true;
+	return false;
+}
+
 /* The C library's functions that keep no copy of a pointer they are given. */
 static bool keeps_nothing(tree fn)
 {
 	if (!fndecl_built_in_p(fn, BUILT_IN_NORMAL))
-		return false;
+		return keeps_nothing_by_name(fn);
 	switch (DECL_FUNCTION_CODE(fn)) {
 	case BUILT_IN_FREE:
 	case BUILT_IN_REALLOC:
@@ -832,17 +853,29 @@ static bool keeps_nothing(tree fn)
 	}
 }
 
+/* FN is of another unit, whose entry in the list says it keeps no copy of argument ARG. */
+static bool listed_keeps_nothing(tree fn, int arg)
+{
+	unsigned HOST_WIDE_INT *args;
+
+	if (!listed_free || without_list || !external(fn) || arg >= MAX_LISTED_ARG)
+		return false;
+	args = listed_free->get(symbol_name(fn));
+	return args && (*args >> arg & 1);
+}
+
 /*
  * Handing a pointer to FN as argument ARG keeps no copy of it: FN is a
- * function of the unit that keeps none of that argument, or one of the C
- * library's that keep none.  Any other (of another unit, a tagged one
+ * function of the unit that keeps none of that argument, one of the C
+ * library's that keep none, or one of another unit that keeps none as the
+ * list says (xrealloc(p, n)).  Any other (of another unit, a tagged one
  * without a body here: push(head) may keep head) may.
  */
 static bool harmless_use(tree fn, int arg)
 {
 	struct shape *s = shape(fn);
 
-	return s ? !keeps(s, arg) : keeps_nothing(fn);
+	return s ? !keeps(s, arg) : keeps_nothing(fn) || listed_keeps_nothing(fn, arg);
 }
 
 /* S->settled: the variables of S that keep or hand on what they hold. */
@@ -993,17 +1026,33 @@ static void read_list(FILE *f, const char *unit, vec<char *> *others)
 	free(line);
 }
 
-/* An entry of the list: NAME and what it is a wrapper through. */
+/*
+ * An entry of the list: NAME, what it is a wrapper through, and "@K" for
+ * each argument K it keeps no copy of (an entry of a unit compiled again
+ * and again says the same of it; two units' of one name: what both say).
+ */
 static void add_listed(char *line)
 {
 	char *save = NULL, *name = strtok_r(strchr(line, '\t') + 1, " \n", &save);
 	vec<const char *> through = vNULL;
+	unsigned HOST_WIDE_INT args = 0;
 	bool existed;
 
 	if (!name)
 		return;
-	for (char *t; (t = strtok_r(NULL, " \n", &save));)
-		through.safe_push(t);
+	for (char *t; (t = strtok_r(NULL, " \n", &save));) {
+		char *end;
+		long arg;
+
+		if (t[0] != '@') {
+			through.safe_push(t);
+		} else if ((arg = strtol(t + 1, &end, 10)) >= 0 && arg < MAX_LISTED_ARG && !*end
+			   && end != t + 1) {
+			args |= (unsigned HOST_WIDE_INT)1 << arg;
+		}
+	}
+	unsigned HOST_WIDE_INT &free_slot = listed_free->get_or_insert(name, &existed);
+	free_slot = existed ? free_slot & args : args;
 	vec<const char *> &slot = listed->get_or_insert(name, &existed);
 	if (existed && (slot.is_empty() || through.is_empty())) {
 		slot.release();		/* a wrapper by itself, in one unit at least */
@@ -1051,6 +1100,7 @@ bool alloctag_add_wrappers_file(const char *file, const char *option)
 		return true;
 	list_file = file;
 	listed = new hash_map<nofree_string_hash, vec<const char *> >;
+	listed_free = new hash_map<nofree_string_hash, unsigned HOST_WIDE_INT>;
 	f = fopen(file, "r");
 	if (!f && errno != ENOENT) {
 		error("%<%s=%s%>: cannot read it: %m", option, file);
@@ -1108,17 +1158,27 @@ static void external_sources(struct shape *s, hash_set<tree> *seen, vec<tree> *t
 			way_sources(&d->way, seen, through);
 }
 
+/* ENTRY and " WORD", ENTRY freed. */
+static char *append_word(char *entry, const char *word)
+{
+	char *next = concat(entry, " ", word, NULL);
+
+	free(entry);
+	return next;
+}
+
 /*
- * "UNIT\tNAME [THROUGH...]\n" for a public function of the unit that is a
- * wrapper by the unit alone (no THROUGH), or may be one through external
- * functions; or NULL.  What the list said is not written back: a wrapper
- * through xstrdup stays one only while xstrdup does.
+ * "UNIT\tNAME [THROUGH...] [@K...]\n" for a public function of the unit
+ * that is a wrapper by the unit alone (no THROUGH), or may be one through
+ * external functions, with the pointer arguments K it keeps no copy of by
+ * the unit alone; or NULL.  What the list said is not written back: a
+ * wrapper through xstrdup stays one only while xstrdup does.
  */
 static char *list_entry(struct shape *s, const char *unit)
 {
 	auto_vec<tree> through;
 	hash_set<tree> seen;
-	char *entry;
+	char *entry, number[24];
 
 	if (!TREE_PUBLIC(s->fndecl) || DECL_EXTERNAL(s->fndecl) || never_wrapper(s))
 		return NULL;
@@ -1127,12 +1187,13 @@ static char *list_entry(struct shape *s, const char *unit)
 	if (!s->own && through.is_empty())
 		return NULL;
 	entry = concat(unit, "\t", symbol_name(s->fndecl), NULL);
-	for (unsigned i = 0; i < through.length(); i++) {
-		char *next = concat(entry, " ", symbol_name(through[i]), NULL);
-
-		free(entry);
-		entry = next;
-	}
+	for (unsigned i = 0; i < through.length(); i++)
+		entry = append_word(entry, symbol_name(through[i]));
+	for (unsigned k = 0; k < s->params.length() && k < MAX_LISTED_ARG; k++)
+		if (s->params[k] >= 0 && !s->numbers[s->params[k]] && !s->own_kept[k]) {
+			snprintf(number, sizeof(number), "@%u", k);
+			entry = append_word(entry, number);
+		}
 	char *line = concat(entry, "\n", NULL);
 	free(entry);
 	return line;
@@ -1162,7 +1223,8 @@ static void write_list(void)
 		if (char *entry = list_entry(s, unit))
 			lines.safe_push(entry);
 	if (ftruncate(fileno(f), 0) == 0) {
-		fputs("# alloctag: allocation wrappers by unit (UNIT<TAB>NAME [THROUGH...])\n", f);
+		fputs("# alloctag: allocation wrappers by unit (UNIT<TAB>NAME [THROUGH...] "
+		      "[@ARG...: kept nowhere])\n", f);
 		for (i = 0; i < lines.length(); i++)
 			fputs(lines[i], f);
 	}
@@ -1176,11 +1238,6 @@ static void write_list(void)
 	free(unit);
 }
 
-/*
- * Once per unit, before its first function is rewritten: which functions
- * of the unit are wrappers (the least fixpoint: none, then each whose
- * return may be fresh with those found so far); the list file updated.
- */
 /* The least fixpoint: none, then each whose return may be fresh with those found so far. */
 static void settle_wrappers(void)
 {
@@ -1198,6 +1255,18 @@ static void settle_wrappers(void)
 	}
 }
 
+/* The parameters each function keeps, its identity, then the wrappers. */
+static void settle(void)
+{
+	unsigned i;
+	struct shape *s;
+
+	settle_kept();
+	FOR_EACH_VEC_ELT(shapes, i, s)
+		s->identity = identity_parameter(s);
+	settle_wrappers();
+}
+
 /*
  * Once per unit, before its first function is rewritten: which functions
  * of the unit are wrappers, by the unit alone (for the list) and with what
@@ -1209,17 +1278,16 @@ void alloctag_wrappers_resolve(void)
 	struct shape *s;
 
 	note_initializers();
-	settle_kept();
-	FOR_EACH_VEC_ELT(shapes, i, s)
-		s->identity = identity_parameter(s);
 	if (list_file) {
 		without_list = true;
-		settle_wrappers();
-		FOR_EACH_VEC_ELT(shapes, i, s)
+		settle();
+		FOR_EACH_VEC_ELT(shapes, i, s) {
 			s->own = s->wrapper;
+			s->own_kept.safe_splice(s->kept);
+		}
 		without_list = false;
 	}
-	settle_wrappers();
+	settle();
 	if (list_file)
 		write_list();
 }

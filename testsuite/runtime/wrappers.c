@@ -189,10 +189,23 @@ void *parent_kept(size_t n)
 /* Handed to a wrapper that only reallocates it: a wrapper still. */
 void *regrow(size_t n) { void *p = checked(n); return grow(p, 2 * n); }
 
+/* gnulib's x2nrealloc: its parameter handed to a wrapper of reallocarray. */
+void *xreallocarray(void *p, size_t n, size_t s) { void *r = reallocarray(p, n, s); if (!r) die(); return r; }
+void *x2nrealloc(void *p, size_t *pn, size_t s)
+{
+	size_t n = *pn ? 2 * *pn : 4;
+
+	p = xreallocarray(p, n, s);
+	*pn = n;
+	return p;
+}
+
 int main(void)
 {
 	void *(*volatile through)(size_t) = by_pointer;
 	struct node *list = NULL;
+	void *array;
+	size_t cap;
 	char *s;
 
 	free(escape(plain(10)));							// site 0/0 10/1 10
@@ -233,5 +246,8 @@ int main(void)
 	escape(pushed());
 	free(escape(parent_kept(65)));
 	free(escape(regrow(8)));							// site 0/0 24/2 *
-	return !escape(list) || !escape(s);
+	cap = 0;
+	array = x2nrealloc(NULL, &cap, 4);						// site 0/0 16/1 16
+	array = x2nrealloc(array, &cap, 4);						// site 32/1 32/1 32
+	return !escape(list) || !escape(s) || !escape(array);
 }
