@@ -815,10 +815,17 @@ static bool keeps(const struct shape *s, int arg)
 	return arg >= (int)s->params.length() || s->params[arg] < 0 || s->kept[arg];
 }
 
-/* The C library's functions without a GCC built-in that keep nothing given. */
+/*
+ * The C library's functions without a GCC built-in that keep nothing
+ * given: its allocating ones of runtime/alloctag-libc.tags (open_memstream
+ * keeps the pointers it is given).
+ */
 static bool keeps_nothing_by_name(tree fn)
 {
-	static const char *const names[] = { "reallocarray", "wcsdup" };
+	static const char *const names[] = {
+		"reallocarray", "wcsdup", "asprintf", "vasprintf", "getline", "getdelim",
+		"realpath", "getcwd", "canonicalize_file_name", "tempnam",
+	};
 
 	if (!DECL_NAME(fn) || !TREE_PUBLIC(fn) || !in_system_header_at(DECL_SOURCE_LOCATION(fn)))
 		return false;

@@ -189,6 +189,9 @@ void *parent_kept(size_t n)
 /* Handed to a wrapper that only reallocates it: a wrapper still. */
 void *regrow(size_t n) { void *p = checked(n); return grow(p, 2 * n); }
 
+/* Handed to a function of the C library that keeps nothing of it: a wrapper. */
+char *resolved(const char *path) { char *buf = malloc(4096); if (!buf || !realpath(path, buf)) die(); return buf; }
+
 /* gnulib's x2nrealloc: its parameter handed to a wrapper of reallocarray. */
 void *xreallocarray(void *p, size_t n, size_t s) { void *r = reallocarray(p, n, s); if (!r) die(); return r; }
 void *x2nrealloc(void *p, size_t *pn, size_t s)
@@ -246,6 +249,7 @@ int main(void)
 	escape(pushed());
 	free(escape(parent_kept(65)));
 	free(escape(regrow(8)));							// site 0/0 24/2 *
+	free(escape(resolved(".")));							// site 0/0 4096/1 4096
 	cap = 0;
 	array = x2nrealloc(NULL, &cap, 4);						// site 0/0 16/1 16
 	array = x2nrealloc(array, &cap, 4);						// site 32/1 32/1 32
