@@ -20,9 +20,11 @@
  *   - an allocation wrapper (alloctag_wrappers.c), of this unit or of the
  *     list of other units.
  * The call stays as it is.  The user's code is every function but those of
- * system headers, those the compiler made (implicit constructors), tagged
- * functions and wrappers: the transparent ones, through which an
- * allocation is charged to the user's line that led to it.
+ * system headers, those the compiler made for a class (implicit
+ * constructors), tagged functions and wrappers: the transparent ones,
+ * through which an allocation is charged to the user's line that led to
+ * it.  What the compiler makes of the user's statements is the user's (the
+ * static initialization of namespace-scope objects: their lines).
  *
  * An implied tag is marked (ct.flags, ALLOC_TAG_IMPLIED), and in a unit that
  * makes any, the user's code makes its tags current with the claim hook
@@ -92,12 +94,17 @@ static bool in_system_header(tree fn)
 
 /*
  * Made by the compiler, not written: a class's implicit constructors,
- * assignments and destructor.  Not a lambda's body, which the C++ front end
- * marks artificial too: the operator() of its closure.
+ * assignments and destructor, members of the class.  Not a lambda's body,
+ * which the C++ front end marks artificial too: the operator() of its
+ * closure.  Nor what it makes outside a class: the static initialization
+ * of a unit (__static_initialization_and_destruction_0, _GLOBAL__sub_I_*),
+ * whose statements are the user's definitions, with their lines
+ * (std::vector<int> v(100) at namespace scope).
  */
 static bool compiler_made(tree fn)
 {
-	return DECL_ARTIFICIAL(fn) && !(DECL_NAME(fn) && id_equal(DECL_NAME(fn), "operator()"));
+	return DECL_ARTIFICIAL(fn) && DECL_CONTEXT(fn) && TYPE_P(DECL_CONTEXT(fn))
+	       && !(DECL_NAME(fn) && id_equal(DECL_NAME(fn), "operator()"));
 }
 
 /* An allocation made in FN (or under it) is charged to the tag current. */

@@ -18,6 +18,7 @@
  *                         alloctag_set_c_decl_used()           c-tree.h's C_DECL_USED
  *   the preprocessor      alloctag_macro_node(), alloctag_macro_text()
  *                                                              weak: lto1 has none
+ *   the C++ front end     alloctag_expand_member_pointer()    weak: only cc1plus has it
  *   pass data             ALLOCTAG_PASS_PROPERTIES_REQUIRED,
  *                         ALLOCTAG_PASS_TODO_FINISH            GCC 16: TODO_verify_il private
  *
@@ -200,6 +201,32 @@ static inline cpp_hashnode *alloctag_macro_node(const char *name)
 static inline const char *alloctag_macro_text(cpp_hashnode *macro)
 {
 	return (const char *)cpp_macro_definition(parse_in, macro);
+}
+
+/*
+ * The C++ front end's constant pointer to a member (PTRMEM_CST: &A::f in a
+ * body before cp_genericize expands it) names the member outside its
+ * operands, where no walk_tree finds it.  cplus_expand_constant() gives it
+ * as cp_genericize will (&f in the pointer's CONSTRUCTOR; an offset for a
+ * data member, an index in the vtable for a virtual function).  Weak: only
+ * cc1plus has it; the code is known by its name, as cp-tree.h, which says
+ * PTRMEM_CST, cannot be included with c-tree.h.  Since GCC 4.
+ */
+extern tree cplus_expand_constant(tree) __attribute__((weak));
+
+/*
+ * T as the back end will see it if T is such a constant, else NULL_TREE
+ * (also when it cannot be expanded yet: its class is incomplete).
+ */
+static inline tree alloctag_expand_member_pointer(tree t)
+{
+	tree expanded;
+
+	if (!cplus_expand_constant || TREE_CODE(t) < NUM_TREE_CODES
+	    || strcmp(get_tree_code_name(TREE_CODE(t)), "ptrmem_cst"))
+		return NULL_TREE;
+	expanded = cplus_expand_constant(t);
+	return expanded != t ? expanded : NULL_TREE;
 }
 
 /*

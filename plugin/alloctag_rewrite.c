@@ -334,7 +334,7 @@ static void record_call(struct generic_walk *walk, tree call, tree fndecl)
 static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 {
 	struct generic_walk *walk = (struct generic_walk *)data;
-	tree fndecl;
+	tree fndecl, expanded;
 
 	switch (TREE_CODE(*tp)) {
 	case SAVE_EXPR:
@@ -373,6 +373,8 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 			*walk_subtrees = 0;
 		else if (is_other_call(*tp) && !called_function(TREE_OPERAND(*tp, 1)))
 			walk->indirect = true;
+		else if ((expanded = alloctag_expand_member_pointer(*tp)))
+			walk_tree(&expanded, walk_generic, walk, NULL);	/* &A::f: f is used */
 		break;
 	}
 	return NULL_TREE;

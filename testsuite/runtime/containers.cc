@@ -3,7 +3,8 @@
  * allocate is charged to the first line outside the system headers that led
  * to it: the push_back, the constructor, the operator[]; a constructor of
  * the program's own that a container calls, to that constructor's line; a
- * container of the program's built on allocator_traits, to its own line.
+ * container of the program's built on allocator_traits, to its own line;
+ * one defined at namespace scope, to its definition's line.
  */
 #include <deque>
 #include <functional>
@@ -49,6 +50,8 @@ struct Person {		/* copied by its implicit constructor: the caller's line */
 	long age;
 };
 
+std::vector<int> numbers(100);							// site 0/0 400/1 400
+
 int main()
 {
 	std::vector<int> v;
@@ -81,6 +84,6 @@ int main()
 	Stack<long> st;
 	for (int i = 0; i < 5; i++)
 		st.push(i);
-	return escape(&v) && escape(up.get()) && v.size() + s.size() + m.size() + um.size() + dq.size() + l.size()
+	return escape(&v) && escape(up.get()) && escape(&numbers) && v.size() + s.size() + m.size() + um.size() + dq.size() + l.size()
 		+ sp->a + up->a + f(1) + vo.size() + st.n + people.size() + made.size() == 12345;
 }

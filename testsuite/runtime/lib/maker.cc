@@ -1,0 +1,3 @@
+#include "maker.h"
+
+Maker::~Maker() {}
