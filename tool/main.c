@@ -7,7 +7,8 @@
  * This file is the command line's (cli.h): each command's arguments turned
  * into its view's options (views.h), the view run.  Exit status: what the
  * view gives (0 on success; diff: 1 if something changed; record -- CMD:
- * CMD's), EXIT_TROUBLE (2) with one line on stderr for bad input or usage.
+ * CMD's), EXIT_TROUBLE (2) with one line on stderr for bad input or usage,
+ * or a standard output that could not be written (close_stdout(), at exit).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -191,6 +192,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	atexit(close_stdout);
 	if (argc < 2)
 		fail("usage: alloctag COMMAND [OPTION]... [OPERAND]... (alloctag --help lists the commands)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

@@ -90,6 +90,13 @@ static struct termios saved_termios;
 static int terminal_raw;
 static volatile sig_atomic_t quit_requested, resized, suspend_requested;
 
+/* N bytes at P on the screen (or the batch's output), now. */
+static void put_out(const char *p, size_t n)
+{
+	fwrite(p, 1, n, stdout);
+	stdout_flush();
+}
+
 static void on_quit(int sig) { (void)sig; quit_requested = 1; }
 static void on_winch(int sig) { (void)sig; resized = 1; }
 static void on_tstp(int sig) { (void)sig; suspend_requested = 1; }
@@ -107,14 +114,14 @@ static void terminal_enter(void)
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
 	terminal_raw = 1;
 	/* the alternate screen, the cursor hidden */
-	sys_write_all(STDOUT_FILENO, "\033[?1049h\033[?25l", 14);
+	put_out("\033[?1049h\033[?25l", 14);
 }
 
 static void terminal_leave(void)
 {
 	if (!terminal_raw)
 		return;
-	sys_write_all(STDOUT_FILENO, "\033[?25h\033[?1049l", 14);
+	put_out("\033[?25h\033[?1049l", 14);
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_termios);
 	terminal_raw = 0;
 }
@@ -397,8 +404,8 @@ static void draw(struct top *t)
 		put_rows(t, &out, t->scroll, t->shown);
 	buf_puts(&out, t->batch ? "\n" : "\033[J");
 	if (!t->batch)
-		sys_write_all(STDOUT_FILENO, "\033[H", 3);
-	sys_write_all(STDOUT_FILENO, out.data, out.len);
+		put_out("\033[H", 3);
+	put_out(out.data, out.len);
 	buf_free(&out);
 }
 
@@ -514,7 +521,7 @@ static void run_batch(struct top *t, unsigned count)
 
 			nanosleep(&ts, NULL);
 			refresh(t);
-			sys_write_all(STDOUT_FILENO, "\n", 1);
+			put_out("\n", 1);
 		}
 		make_rows(t);
 		draw(t);

@@ -14,6 +14,7 @@
 
 static char error_message[1024];
 static const char *program = "alloctag";
+static int failing;		/* fail() has said the one line: nothing more at exit */
 
 void fail_as(const char *name)
 {
@@ -38,6 +39,7 @@ void fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	failing = 1;
 	fflush(stdout);
 	fprintf(stderr, "%s: ", program);
 	va_start(ap, fmt);
@@ -50,6 +52,37 @@ void fail(const char *fmt, ...)
 void fail_error(void)
 {
 	fail("%s", error_get());
+}
+
+/* The one line of a standard output that cannot be written (ERR: why, or 0
+ * when only its error flag says so), then EXIT_TROUBLE at once: this may run
+ * at exit, where exit() must not be called again. */
+static _Noreturn void stdout_failed(int err)
+{
+	failing = 1;
+	fprintf(stderr, "%s: cannot write to the standard output%s%s\n", program, err ? ": " : "",
+		err ? strerror(err) : "");
+	_exit(EXIT_TROUBLE);
+}
+
+void stdout_flush(void)
+{
+	if (fflush(stdout) != 0)
+		stdout_failed(errno);
+	if (ferror(stdout))
+		stdout_failed(0);
+}
+
+void close_stdout(void)
+{
+	int had_error;
+
+	if (failing)
+		return;
+	stdout_flush();
+	had_error = ferror(stdout);
+	if (fclose(stdout) != 0 || had_error)
+		stdout_failed(had_error ? 0 : errno);
 }
 
 void *xmalloc(size_t n)
@@ -172,11 +205,10 @@ int read_file(const char *path, struct buf *b)
  * written in place, never replaced. */
 static int write_in_place(const char *path, const struct buf *b)
 {
-	int fd = !strcmp(path, "-") ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0 || (errno = sys_write_all(fd, b->data, b->len))) {
-		error_set("cannot write %s: %s", !strcmp(path, "-") ? "to the standard output" : path,
-			  strerror(errno));
+		error_set("cannot write %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -191,7 +223,12 @@ int write_file(const char *path, const struct buf *b)
 	struct stat st;
 	int fd;
 
-	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+	if (!strcmp(path, "-")) {
+		fwrite(b->data ? b->data : "", 1, b->len, stdout);
+		stdout_flush();
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return write_in_place(path, b);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
 		error_set("file name too long: %s", path);

@@ -28,6 +28,14 @@ _Noreturn void fail_error(void);	/* the message error_set() left */
 /* fail()'s lines begin "NAME: " ("alloctag top: "); "alloctag: " until then. */
 void fail_as(const char *name);
 
+/* The standard output's trouble is the command's too, as in GNU tools: a
+ * write that failed ("No space left on device", "Input/output error") is
+ * the one line "NAME: cannot write to the standard output: REASON" and
+ * EXIT_TROUBLE.  stdout_flush() flushes it now (a screen, a refresh);
+ * close_stdout(), registered with atexit() first thing, at the end. */
+void stdout_flush(void);
+void close_stdout(void);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -51,7 +59,7 @@ int read_file(const char *path, struct buf *b);
 int read_fd(int fd, const char *path, struct buf *b);
 /* Write B to PATH: a regular file (or a new one) replaced whole, through a
  * temporary file and rename; anything else (a pipe, a terminal) written in
- * place; "-" is the standard output. */
+ * place; "-" is the standard output (flushed: its trouble, stdout_flush()'s). */
 int write_file(const char *path, const struct buf *b);
 
 /* "12.3 MiB", "512 B", "-4.0 KiB": bytes for people, in OUT (>= 16 bytes). */

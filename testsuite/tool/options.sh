@@ -33,3 +33,33 @@ at_error "tool/options: an unknown long option" "no option --width (alloctag plo
 	"$AT" plot --width 3 "$TDATA/before.full"
 at_error "tool/options: an option without its value" "-o needs a value (alloctag pprof --help)" \
 	"$AT" pprof "$TDATA/before.full" -o
+
+# A standard output that cannot be written is trouble, as in GNU tools:
+# status 2 and one line, whatever the command wrote it with.
+at_full() {
+	local name=$1 who=$2 err rc
+	shift 2
+	err=$("$AT" "$@" 2>&1 >/dev/full)
+	rc=$?
+	if [ $rc = 2 ] && [ "$err" = "$who: cannot write to the standard output: No space left on device" ]; then
+		pass "tool/options: $name > /dev/full"
+	else
+		fail "tool/options: $name > /dev/full" "status $rc (want 2)" "stderr: $err"
+	fi
+}
+if [ -w /dev/full ]; then
+	cp "$TDATA/rise-and-fall.timeline" "$B/rise.timeline"
+	at_full "--help" alloctag --help
+	at_full "--version" alloctag --version
+	at_full "ps --help" "alloctag ps" ps --help
+	at_full "ps" "alloctag ps" ps
+	at_full "ps -a" "alloctag ps" ps -a
+	at_full "top -b FILE" "alloctag top" top -b "$TDATA/before.full"
+	at_full "snapshot" "alloctag snapshot" snapshot -f json "$TDATA/before.full"
+	at_full "leaks" "alloctag leaks" leaks "$TDATA/before.full"
+	at_full "diff" "alloctag diff" diff "$TDATA/before.full" "$TDATA/after.json"
+	at_full "plot, its file's name" "alloctag plot" plot "$B/rise.timeline"
+	at_full "pprof, its file's name" "alloctag pprof" pprof "$B/rise.timeline"
+else
+	skip "tool/options: a standard output that cannot be written" "no /dev/full"
+fi
