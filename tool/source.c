@@ -81,6 +81,10 @@ static int process_named(const char *name, long *pid)
 int source_resolve(struct source *src, const char *what)
 {
 	memset(src, 0, sizeof(*src));
+	if (!*what) {
+		error_set("an empty operand: name a PID, a program or a file");
+		return -1;
+	}
 	if (is_pid_argument(what, &src->pid))
 		return 0;
 	src->file = split_at(what, &src->which);

@@ -33,6 +33,17 @@ at_error "tool/options: an unknown long option" "no option --width (alloctag plo
 	"$AT" plot --width 3 "$TDATA/before.full"
 at_error "tool/options: an option without its value" "-o needs a value (alloctag pprof --help)" \
 	"$AT" pprof "$TDATA/before.full" -o
+at_error "tool/options: an unknown option before the command" "no option --bogus (alloctag --help)" \
+	"$AT" --bogus
+# A bad value: the option said as written, long or short.
+at_error "tool/options: a bad value of a long option" \
+	"--sort s1.txt: no such column: live (l), blocks (b), growth (g), rate (a), calls/s (n), total (t), calls (c), peak (p), site (s)" \
+	"$AT" top --sort s1.txt
+at_error "tool/options: a bad value of a long option with =" "--iterations=0: not a count of refreshes" \
+	"$AT" top --iterations=0 "$TDATA/before.full"
+at_error "tool/options: a bad value of a short option" "-n0: not a number of sites from 1 to 1000" \
+	"$AT" plot -n0 "$TDATA/before.full"
+at_error "tool/options: an empty operand" "an empty operand: name a PID, a program or a file" "$AT" top ''
 
 # A standard output that cannot be written is trouble, as in GNU tools:
 # status 2 and one line, whatever the command wrote it with.
