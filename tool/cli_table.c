@@ -105,8 +105,8 @@ const struct cli_command cli_commands[] = {
 	  "-- CMD, record starts CMD, leaves SIGINT to it and exits with its status.",
 	  "the status of CMD when given one, else 0; 2 on trouble.", 1,
 	  { { 'i', "interval", "INTERVAL", "Sample every INTERVAL (default 100ms; 1ms at least)." },
-	    { 'm', "max-size", "SIZE", "Keep the file under SIZE bytes (default 16M): when it is "
-				       "full, every other sample goes, the highest kept." },
+	    { 'm', "max-size", "SIZE", "Keep the file under SIZE bytes (default 16M, 64k at least): "
+				       "when it is full, every other sample goes, the highest kept." },
 	    { 'o', "output", "FILE", "The timeline's file (default alloctag-PID.timeline)." } } },
 	{ "plot", "(TIMELINE | REPORT | PID | NAME)...",
 	  "one self-contained HTML page: charts over time and a table of all sites; several compared",

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "source.h"
 #include "report_write.h"
+#include "timeline.h"
 #include "views.h"
 
 #define PLOT_MAX_OPERANDS	10	/* runs on one page: as many as the palette tells apart */
@@ -137,6 +138,9 @@ static int run_record(const struct cli_command *c, int argc, char **argv)
 			fail("%s: not an interval of at least 1ms (100ms, 0.5s, 2)", cli_option_text());
 		else if (key == 'm' && (o.max_bytes = parse_size(optarg)) < 0)
 			fail("%s: not a size (16M, 512k, 1G)", cli_option_text());
+		else if (key == 'm' && o.max_bytes < TIMELINE_MIN_BYTES)
+			fail("%s: less than %dk, the smallest a timeline is kept in", cli_option_text(),
+			     TIMELINE_MIN_BYTES >> 10);
 		else if (key == 'o')
 			o.output = optarg;
 	}

@@ -9,7 +9,6 @@
 #include "timeline.h"
 
 #define TIMELINE_MAX_ID		(1u << 22)	/* the runtime's own limit of sites */
-#define TIMELINE_MIN_BYTES	(64 << 10)
 #define COMPACT_TARGET(max)	((max) / 4 * 3)	/* thin until below this */
 
 int is_timeline_text(const char *text, size_t len)
@@ -416,7 +415,7 @@ int timeline_create(struct timeline_writer *w, const char *path, const char *pro
 	w->pid = pid;
 	w->start_ns = start_ns;
 	w->interval_ns = interval_ns;
-	w->max_bytes = max_bytes < TIMELINE_MIN_BYTES ? TIMELINE_MIN_BYTES : max_bytes;
+	w->max_bytes = max_bytes;
 	w->stride = 1;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {

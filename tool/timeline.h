@@ -106,6 +106,9 @@ struct timeline_writer {
 	int64_t last_t;
 };
 
+/* MAX_BYTES: TIMELINE_MIN_BYTES at least (room for the header, the sites and
+ * a few samples). */
+#define TIMELINE_MIN_BYTES	(64 << 10)
 int timeline_create(struct timeline_writer *w, const char *path, const char *program, long pid,
 		    int64_t start_ns, int64_t interval_ns, int64_t max_bytes);
 /* Append sample S (sites with ids) at T; compacts when the file is full. */

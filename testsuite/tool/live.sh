@@ -42,6 +42,9 @@ at_converges "tool/live: record -- a program that ends at once" \
 	short -o "$TWORK/short.timeline" -- "$THREADS" 1 0
 at_error "tool/live: record -- a command that cannot run" "cannot run $TWORK/none: No such file or directory" \
 	"$AT" record -o "$TWORK/none.timeline" -- "$TWORK/none"
+at_error "tool/live: record -m under the least size of a timeline" \
+	"-m 2k: less than 64k, the smallest a timeline is kept in" \
+	"$AT" record -m 2k -o "$TWORK/none.timeline" -- "$THREADS" 1 0
 err=$("$AT" record -o "$TWORK/none.timeline" -- true 2>&1 >/dev/null)
 rc=$?
 if [ $rc = 2 ] && [[ $err == "alloctag record: true (pid "+([0-9])") exited with no live counters: it does not run with the alloctag runtime (build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off" ]]; then
