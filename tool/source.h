@@ -10,7 +10,7 @@
  *                    timeline (timeline.h), told apart by their first line;
  *                    FILE@WHICH a sample of a timeline: @last (the default),
  *                    @peak (the most live bytes), @2.5s (the last sample at
- *                    or before 2.5 s from the start)
+ *                    or before 2.5 s from the start; @0, the first)
  *   NAME             a program's name (or its path as started), when no
  *                    file has that name: its one running process, or if
  *                    none runs, the report it kept last

@@ -313,15 +313,13 @@ int64_t timeline_length(const struct timeline *tl)
 static long choose_sample(const struct timeline *tl, const char *which, const char *name)
 {
 	int64_t t;
-	long last = -1;
+	long last = 0;
 
 	if (!which || !strcmp(which, "last"))
 		return (long)tl->nsamples - 1;
 	if (!strcmp(which, "peak"))
 		return (long)timeline_peak_sample(tl);
 	t = parse_duration(which);
-	if (t < 0 && !strcmp(which, "0"))
-		t = 0;
 	if (t < 0) {
 		error_set("%s@%s: name a sample as @last, @peak or @SECONDS", name, which);
 		return -1;
@@ -331,12 +329,9 @@ static long choose_sample(const struct timeline *tl, const char *which, const ch
 			  timeline_length(tl) / 1e9);
 		return -1;
 	}
-	for (size_t i = 0; i < tl->nsamples && tl->samples[i].t <= t; i++)
+	for (size_t i = 1; i < tl->nsamples && tl->samples[i].t <= t; i++)
 		last = (long)i;
-	if (last < 0)
-		error_set("%s@%s: no sample that early (the first is at %.3f s)", name, which,
-			  tl->samples[0].t / 1e9);
-	return last;
+	return last;	/* before the first sample (@0): the first */
 }
 
 int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,

@@ -84,7 +84,8 @@ void timeline_cursor_seek(struct timeline_cursor *c, const struct timeline *tl, 
 void timeline_cursor_free(struct timeline_cursor *c);
 
 /* The sample WHICH names (NULL or "last", "peak", a time from the start such
- * as "2.5s": the last sample at or before it) of a timeline's text. */
+ * as "2.5s": the last sample at or before it, the first if none is) of a
+ * timeline's text. */
 int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,
 		      const char *which);
 /* The same from a loaded timeline. */

@@ -324,7 +324,7 @@ int64_t parse_duration(const char *s)
 		if (!strcmp(end, units[i].suffix)) {
 			double ns = d * units[i].ns;
 
-			return ns >= 1 && ns < 1e18 ? (int64_t)ns : -1;
+			return ns >= 0 && ns < 1e18 ? (int64_t)ns : -1;
 		}
 	return -1;
 }

@@ -81,9 +81,17 @@ at_error "tool/timeline: time going back" "$T/back:10: a sample earlier than the
 	"$AT" snapshot "$T/back"
 at_error "tool/timeline: @ on a report" "$TDATA/before.full is not a timeline: @peak names a sample of a timeline" \
 	"$AT" snapshot "$TDATA/before.full@peak"
-at_error "tool/timeline: a sample before the first" \
+at_error "tool/timeline: a negative time" \
 	"$TDATA/rise-and-fall.timeline@-1s: name a sample as @last, @peak or @SECONDS" \
 	"$AT" snapshot "$TDATA/rise-and-fall.timeline@-1s"
+# A first sample 240 us in, as record's is: @0, however written, and any
+# time before it name it.
+sed '4s/"t": 0,/"t": 240000,/' "$TDATA/rise-and-fall.timeline" > "$T/late"
+first=$("$AT" snapshot -f full "$T/late@0.24ms")
+for when in 0 0s 0.0s 100us; do
+	at_out "tool/timeline: @$when, before the first sample, is the first" "$first" \
+		"$AT" snapshot -f full "$T/late@$when"
+done
 at_error "tool/timeline: a sample past the end" \
 	"$TDATA/rise-and-fall.timeline@99s: past the end of the timeline, which is 10.100 s long" \
 	"$AT" snapshot "$TDATA/rise-and-fall.timeline@99s"
