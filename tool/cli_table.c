@@ -91,10 +91,11 @@ const struct cli_command cli_commands[] = {
 	{ "diff", "A B",
 	  "per-site change from A to B (reports, PIDs, names, timelines)",
 	  "Per site, the change of live bytes and blocks from A to B, largest first, with grew, "
-	  "shrank, new, gone, and the totals. When both say when they were read and have totals "
-	  "(processes, timelines' samples, kept reports), RATE and CALLS/S: what each site "
-	  "allocated per second between them. Sites match by file, line, module and function, and "
-	  "by column and callee when both sides have them.",
+	  "shrank, new, gone, and the totals. When A and B are readings of one run of a process, B "
+	  "the later (the same pid and start: a process read twice, two samples of one "
+	  "timeline), RATE and CALLS/S: what each site allocated per second between them. Sites "
+	  "match by file, line, module and function, and by column and callee when both sides "
+	  "have them.",
 	  "0 if A and B are the same, 1 if they differ, 2 on trouble (as diff(1)).", 0,
 	  { { 'a', "all", NULL, "Also the sites that did not change (same)." },
 	    { 'B', "bytes", NULL, "Bytes and counts exactly, not in KiB, MiB, k." } } },

@@ -9,10 +9,10 @@
  *   +4.0 KiB      +1   new      0 B   4.0 KiB  demo.c:82 func:main
  *   total: +12.0 KiB, +3 blocks (A: 4.0 KiB in 1 block, B: 16.0 KiB in 4 blocks)
  *
- * Numbers for people (exact with -B).  When both sides say when they were
- * read and their totals (live processes, timelines' samples, kept reports)
- * the columns RATE and CALLS/S say what each site allocated per second
- * between them.
+ * Numbers for people (exact with -B).  When A and B are readings of one
+ * run of a process, B the later (the process read twice, two samples of a
+ * timeline: snapshot_same_run()), the columns RATE and CALLS/S say what
+ * each site allocated per second between them.
  * Sites are matched by file, line, module and function, and by column and
  * callee too when both sides know them (a report in the allocinfo format
  * does not); sites that then fall together are summed.  Largest change of
@@ -208,7 +208,8 @@ int diff_run(const char *name_a, const char *name_b, int all, int exact)
 
 	if (snapshot_read(&a, name_a) || snapshot_read(&b, name_b))
 		fail_error();
-	dt = a.time_ns && b.time_ns && a.has_totals && b.has_totals ? b.time_ns - a.time_ns : 0;
+	dt = snapshot_same_run(&a, &b) && a.time_ns && b.time_ns && a.has_totals && b.has_totals
+	     ? b.time_ns - a.time_ns : 0;
 	columns = has_columns(&a) && has_columns(&b);
 	normalize(&a, columns);
 	normalize(&b, columns);

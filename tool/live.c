@@ -524,6 +524,7 @@ static int read_counters(struct live *l, struct snapshot *s)
 	state = atomic_load_explicit(&h->state, memory_order_acquire);
 	s->program = strndup(h->program, PROGRAM_MAX - 1);
 	s->pid = h->pid;
+	s->proc_start_ns = h->start_ns;
 	s->exited = atomic_load_explicit(&h->exit_ns, memory_order_acquire) != 0 ||
 		    !(state & COUNTERS_RUNNING);
 	s->frees_unseen = !!(state & COUNTERS_FREE_UNSEEN);

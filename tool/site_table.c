@@ -38,6 +38,13 @@ void site_row_init(struct site_row *r, const struct site *site, int has_totals)
 		r->known |= COLUMN_BIT(COL_TOTAL) | COLUMN_BIT(COL_CALLS) | COLUMN_BIT(COL_PEAK);
 }
 
+/* What grew from BEFORE to NOW in DT_NS, per second; never below 0: totals
+ * only grow (a sum read while threads count may come out a little low). */
+static int64_t per_second(int64_t now, int64_t before, int64_t dt_ns)
+{
+	return now > before ? (int64_t)((double)(now - before) * 1e9 / dt_ns) : 0;
+}
+
 void site_row_change(struct site_row *r, const struct site *before, int64_t dt_ns, int with_rates)
 {
 	const struct site *site = r->site;
@@ -46,9 +53,8 @@ void site_row_change(struct site_row *r, const struct site *before, int64_t dt_n
 	r->known |= COLUMN_BIT(COL_GROWTH);
 	if (!with_rates || dt_ns <= 0)
 		return;
-	r->v[COL_RATE] = (int64_t)((double)(site->total_bytes - (before ? before->total_bytes : 0)) * 1e9 / dt_ns);
-	r->v[COL_CALL_RATE] = (int64_t)((double)(site->total_calls - (before ? before->total_calls : 0)) * 1e9 /
-					dt_ns);
+	r->v[COL_RATE] = per_second(site->total_bytes, before ? before->total_bytes : 0, dt_ns);
+	r->v[COL_CALL_RATE] = per_second(site->total_calls, before ? before->total_calls : 0, dt_ns);
 	r->known |= COLUMN_BIT(COL_RATE) | COLUMN_BIT(COL_CALL_RATE);
 }
 

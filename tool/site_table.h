@@ -41,8 +41,9 @@ struct site_row {
 
 /* SITE's own numbers (HAS_TOTALS: total bytes and calls, peak known). */
 void site_row_init(struct site_row *r, const struct site *site, int has_totals);
-/* Growth, and with WITH_RATES the rates, against BEFORE (the same place
- * DT_NS earlier; NULL: it had allocated nothing then). */
+/* Growth, and with WITH_RATES the rates (never negative), against BEFORE
+ * (the same place DT_NS earlier in the same run; NULL: it had allocated
+ * nothing then). */
 void site_row_change(struct site_row *r, const struct site *before, int64_t dt_ns, int with_rates);
 void site_rows_sort(struct site_row *rows, size_t n, enum site_column by, int reverse);
 

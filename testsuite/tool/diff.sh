@@ -61,4 +61,20 @@ B: $TDATA/rise-and-fall.timeline@4s
 +204800     +20  grew  204800  409600  103400/s     20/s  b.c:20:7 [libb.so] func:fb
 total: +204800, +20 blocks (A: 1253376 in 21 blocks, B: 1458176 in 41 blocks); 103400/s, 20 calls/s over 2.00 s" \
 	"$AT" diff -B "$TDATA/rise-and-fall.timeline@2s" "$TDATA/rise-and-fall.timeline@4s"
+# Rates only within one run: not between two processes (another pid), nor
+# from a later sample back to an earlier one.
+sed '1s/"pid": 42/"pid": 43/' "$TDATA/rise-and-fall.timeline" > other.timeline
+no_rates="A: $TDATA/rise-and-fall.timeline@2s
+B: other.timeline@4s
+ CHANGE  BLOCKS  WHAT  LIVE A  LIVE B  SITE
++204800     +20  grew  204800  409600  b.c:20:7 [libb.so] func:fb
+total: +204800, +20 blocks (A: 1253376 in 21 blocks, B: 1458176 in 41 blocks)"
+AT_RC=1 at_out "tool/diff: no rates between two processes" "$no_rates" \
+	"$AT" diff -B "$TDATA/rise-and-fall.timeline@2s" other.timeline@4s
+AT_RC=1 at_out "tool/diff: no rates back in time" "A: $TDATA/rise-and-fall.timeline@4s
+B: $TDATA/rise-and-fall.timeline@2s
+ CHANGE  BLOCKS    WHAT  LIVE A  LIVE B  SITE
+-204800     -20  shrank  409600  204800  b.c:20:7 [libb.so] func:fb
+total: -204800, -20 blocks (A: 1458176 in 41 blocks, B: 1253376 in 21 blocks)" \
+	"$AT" diff -B "$TDATA/rise-and-fall.timeline@4s" "$TDATA/rise-and-fall.timeline@2s"
 cd "$TOP" || return
