@@ -5,7 +5,8 @@
  * widest cell, then the site, left-aligned, which takes what is left of the
  * width.  When the width is too small, the columns of least priority are
  * left out (the site keeps half the width, TABLE_SITE_MIN at least), and a site too
- * long is shortened in the middle of its path ("src/.../file.c:12 func:f").
+ * long is shortened: its directories first, its file's name and line kept
+ * ("src/.../file.c:12:5 func:f callee:g"), then its end ("... func:f ca...").
  *
  *        LIVE  BLOCKS  SITE
  *     4.0 MiB    1000  demo.c:42 func:count
@@ -47,7 +48,7 @@ void table_free(struct table *t);
 /* The width of the standard output: $COLUMNS, else the terminal's, else 0 (any). */
 int output_width(void);
 
-/* TEXT, a site, in at most WIDTH bytes: shortened in the middle of its path. */
+/* TEXT, a site, in at most WIDTH bytes: its directories shortened first, then its end. */
 void shorten_site(struct buf *out, const char *text, size_t width);
 
 #endif

@@ -27,20 +27,38 @@ COLUMNS=80 at_out "tool/top: 80 columns, the site keeps half, sorted by total (-
   300 B       3       -     -    300 B  cache.c:51:20 func:cache_put callee:s...
    64 B       1       -     -     64 B  plugin.c:7:5 [libplug.so] func:plug_i..." \
 	top_b -s total "$TDATA/before.full"
-# A long path gives its middle first; /proc/allocinfo has no totals: no
-# column for them.
-COLUMNS=60 at_out "tool/top: 60 columns, long paths shortened in the middle" \
+# A site too long gives its directories first, its file's name and line
+# stay; /proc/allocinfo has no totals: no column for them.
+COLUMNS=60 at_out "tool/top: 60 columns, the directories of long paths go first" \
 "live 2.8 MiB in 713 blocks
 7 sites, 7 shown; sorted by live bytes; h for keys
     LIVE  BLOCKS  GROWTH  SITE
  2.1 MiB     544       -  mm/slub.c:2492 func:alloc_slab_...
  512 KiB     128       -  mm/page_ext.c:271 func:alloc_pa...
-96.0 KiB      24       -  kernel/fork.c:318 func:alloc_th...
-36.0 KiB       9       -  fs/xfs/xfs_buf.c:348 [xfs] func...
+96.0 KiB      24       -  .../fork.c:318 func:alloc_threa...
+36.0 KiB       9       -  .../xfs_buf.c:348 [xfs] func:xf...
  1.0 KiB       8       -  lib/kobject.c:679 func:kobject_...
-     0 B       0       -  arch...ve.c:127 func:__its_allo...
-     0 B       0       -  arch...fs.c:105 func:create_set..." \
+     0 B       0       -  .../alternative.c:127 func:__it...
+     0 B       0       -  .../kdebugfs.c:105 func:create_..." \
 	top_b "$TDATA/kernel-2.0.allocinfo"
+# A deep path at 80 columns: the directories go, the file's name and line
+# stay whole; narrower, the name is shortened in its middle, never the line.
+cat > "$TWORK/deep.full" <<'EOR'
+allocinfo - version: 2.0
+#     <size>  <calls>   <total size> <total calls>  <peak size> <tag info>
+      102400     6859         102400          6859       102400 src/very/long/directory/name/for/testing/columns/of/the/top/view/in/a/narrow/terminal/churn_with_a_long_file_name.c:17:69 func:worker callee:strdup 
+           0        0         2048             1         2048 src/short/dir/a.c:1:2 func:a_function_with_a_name_too_long_for_its_column callee:malloc 
+EOR
+COLUMNS=80 at_out "tool/top: 80 columns, a deep path: its file's name and line kept" \
+"   LIVE  BLOCKS  GROWTH  RATE    TOTAL  SITE
+100 KiB    6859       -     -  100 KiB  .../churn_with_a_long_file_name.c:17:69
+    0 B       0       -     -  2.0 KiB  .../a.c:1:2 func:a_function_with_a_na..." \
+	sh -c "'$AT' top -b '$TWORK/deep.full' | tail -n +4"
+COLUMNS=50 at_out "tool/top: 50 columns, a deep path: its file's name shortened, its line kept" \
+"   LIVE  GROWTH  SITE
+100 KiB       -  .../churn_wi...le_name.c:17:69...
+    0 B       -  .../a.c:1:2 func:a_function_wi..." \
+	sh -c "'$AT' top -b '$TWORK/deep.full' | tail -n +4"
 COLUMNS=120 at_out "tool/top: a filter by module, exact numbers (-B)" \
 "live 64 in 1 block; total 64 in 1 call
 5 sites, 1 match \"module:plug\", 1 shown; sorted by live bytes; h for keys
