@@ -83,8 +83,7 @@ void site_rows_sort(struct site_row *rows, size_t n, enum site_column by, int re
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 }
 
-void site_table_make(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact,
-		     int width, enum site_column keep)
+void site_table_fill(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact)
 {
 	const char *headers[NCOLUMNS];
 	int priorities[NCOLUMNS];
@@ -109,7 +108,6 @@ void site_table_make(struct table *t, const struct site_row *rows, size_t n, uns
 	}
 	for (size_t c = 0; c < COL_SITE; c++)
 		t->hidden[c] = !!(hide & COLUMN_BIT(c));
-	table_fit(t, width, keep);
 	buf_free(&site);
 }
 
@@ -143,7 +141,8 @@ void site_table_write(struct buf *out, const struct site_row *rows, size_t n, un
 {
 	struct table t;
 
-	site_table_make(&t, rows, n, hide, exact, width, COL_LIVE);
+	site_table_fill(&t, rows, n, hide, exact);
+	table_fit(&t, width, COL_LIVE);
 	table_put_header(&t, out);
 	buf_puts(out, "\n");
 	for (size_t i = 0; i < n; i++) {

@@ -47,11 +47,11 @@ void site_row_init(struct site_row *r, const struct site *site, int has_totals);
 void site_row_change(struct site_row *r, const struct site *before, int64_t dt_ns, int with_rates);
 void site_rows_sort(struct site_row *rows, size_t n, enum site_column by, int reverse);
 
-/* The N rows as T (table_free() it), in WIDTH (0: any), column KEEP kept,
- * the columns of HIDE (bits) left out; EXACT: numbers exactly. */
-void site_table_make(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact,
-		     int width, enum site_column keep);
-/* The table of the N rows (as site_table_make() says), line by line, into OUT. */
+/* The N rows as T (table_free() it), the columns of HIDE (bits) left out;
+ * EXACT: numbers exactly.  Then table_fit() chooses the columns shown. */
+void site_table_fill(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact);
+/* The table of the N rows (as site_table_fill() says), the columns that fit
+ * WIDTH (0: any), line by line, into OUT. */
 void site_table_write(struct buf *out, const struct site_row *rows, size_t n, unsigned hide, int exact,
 		      int width);
 /* "demo (pid 4242), exited", or WHAT when S does not say its program. */

@@ -59,15 +59,24 @@ static int numbers_width(const struct table *t)
 	return sum;
 }
 
-void table_fit(struct table *t, int width, size_t keep)
+/* Each column as wide as its header, its widest cell and its least width. */
+static void measure(struct table *t)
 {
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		t->width[c] = (int)strlen(t->header[c]);
-		t->shown[c] = !t->hidden[c];
+		if (t->min_width[c] > t->width[c])
+			t->width[c] = t->min_width[c];
 		for (size_t r = 0; r < t->nrows; r++)
 			if (cell_width(t, r, c) > t->width[c])
 				t->width[c] = cell_width(t, r, c);
 	}
+}
+
+void table_fit(struct table *t, int width, size_t keep)
+{
+	measure(t);
+	for (size_t c = 0; c < t->ncolumns; c++)
+		t->shown[c] = !t->hidden[c];
 	t->site_width = 0;
 	if (width <= 0)
 		return;
@@ -210,6 +219,46 @@ void shorten_site(struct buf *out, const char *text, size_t width)
 		buf_add(out, text, place_length(text));	/* no room for more, or for "..." */
 	else
 		shorten_name(out, text, width);
+}
+
+size_t fit_fields(const char *text, size_t width, size_t *next)
+{
+	static const char *const ends[] = { ": ", "; ", ", ", " - " };
+	size_t len = strlen(text), best = 0, after = 0;
+
+	if (len <= width) {
+		*next = len;
+		return len;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
+		for (const char *p = text; (p = strstr(p, ends[i])) && (size_t)(p - text) <= width; p++)
+			if ((size_t)(p - text) > best) {
+				best = (size_t)(p - text);
+				after = best + strlen(ends[i]);
+			}
+	if (!best) {
+		const char *blank = memrchr(text, ' ', width + 1);
+
+		best = blank && blank > text ? (size_t)(blank - text) : width;
+		after = blank && blank > text ? best + 1 : width;
+	}
+	*next = after;
+	return best;
+}
+
+void put_fields(struct buf *out, const char *text, int width)
+{
+	size_t n, next;
+
+	do {
+		if (width > 0)
+			n = fit_fields(text, (size_t)width, &next);
+		else
+			n = next = strlen(text);
+		buf_add(out, text, n + (text[n] && strchr(":;,", text[n])));
+		buf_puts(out, "\n");
+		text += next;
+	} while (*text);
 }
 
 int output_width(void)

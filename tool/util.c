@@ -11,6 +11,9 @@
 #include "util.h"
 
 #define HUMAN_COUNT_EXACT	100000	/* counts below it are shown whole */
+#define HUMAN_BYTES_WIDTH	8	/* the widest bytes for people: "1023 KiB" */
+#define HUMAN_COUNT_WIDTH	5	/* the widest count for people: "99999", "1000k" */
+#define PER_SECOND		"/s"
 
 static char error_message[1024];
 static const char *program = "alloctag";
@@ -292,8 +295,16 @@ char *number_text(char *out, size_t size, int64_t v, unsigned how)
 		human_bytes(digits, sizeof(digits), magnitude);
 	else
 		human_count(digits, sizeof(digits), magnitude);
-	snprintf(out, size, "%s%s%s", sign, digits, how & NUMBER_PER_SECOND ? "/s" : "");
+	snprintf(out, size, "%s%s%s", sign, digits, how & NUMBER_PER_SECOND ? PER_SECOND : "");
 	return out;
+}
+
+int number_text_width(unsigned how)
+{
+	if (how & NUMBER_EXACT)
+		return 0;
+	return (how & NUMBER_BYTES ? HUMAN_BYTES_WIDTH : HUMAN_COUNT_WIDTH) + !!(how & NUMBER_SIGNED) +
+	       (how & NUMBER_PER_SECOND ? (int)strlen(PER_SECOND) : 0);
 }
 
 int parse_u64(const char *s, uint64_t *out)

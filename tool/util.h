@@ -70,6 +70,9 @@ char *human_count(char *out, size_t size, int64_t v);
  * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"). */
 enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8 };
 char *number_text(char *out, size_t size, int64_t v, unsigned how);
+/* The most bytes number_text() gives with HOW (for people; the very largest
+ * counts aside); 0 when EXACT: no bound. */
+int number_text_width(unsigned how);
 /* Parse "100ms", "0.5s", "2" (seconds), "0" into nanoseconds; -1 if not a duration. */
 int64_t parse_duration(const char *s);
 /* Parse "16M", "512k", "1G", "4096" into bytes; -1 if not a size. */

@@ -34,6 +34,13 @@ COLUMNS=200 at_out "tool/snapshot: a table for people (-f table)" \
 1.0 MiB       1  1.0 MiB      1  1.0 MiB  a.c:10:5 func:fa callee:malloc
 500 KiB      50  505 KiB    100  500 KiB  b.c:20:7 [libb.so] func:fb" \
 	"$AT" snapshot -f table "$TDATA/rise-and-fall.timeline@peak"
+# A title longer than the width: on two lines, broken where a field ends.
+sed '1s/"program": "synth"/"program": "a_program_with_a_name_long_enough_to_fill_the_line"/' \
+	"$TDATA/rise-and-fall.timeline" > "$TWORK/long-name.timeline"
+COLUMNS=80 at_out "tool/snapshot: a title too long for the width, on two lines" \
+"a_program_with_a_name_long_enough_to_fill_the_line (pid 42):
+live 1.5 MiB in 51 blocks; total 1.5 MiB in 101 calls" \
+	sh -c "'$AT' snapshot -f table '$TWORK/long-name.timeline@peak' | head -n 2"
 
 # A program whose report had nowhere to go: its kept report, by pid and by
 # name, says what was live at exit: the sites of its report that hold
