@@ -139,6 +139,7 @@ static void put_total(struct buf *out, const struct snapshot *a, const struct sn
 	int64_t ab, ac, bb, bc;
 	char t[6][48];
 
+	how |= NUMBER_UNIT;
 	sums(a, &ab, &ac);
 	sums(b, &bb, &bc);
 	buf_printf(out, "total: %s, %s block%s (A: %s in %s block%s, B: %s in %s block%s)",

@@ -114,7 +114,7 @@ void site_table_fill(struct table *t, const struct site_row *rows, size_t n, uns
 void site_rows_summary(struct buf *line, const struct site_row *rows, size_t n, int has_totals, int exact)
 {
 	int64_t sum[NCOLUMNS] = { 0 };
-	unsigned known = n ? ~0u : 0, how = exact ? NUMBER_EXACT : 0;
+	unsigned known = n ? ~0u : 0, how = (exact ? NUMBER_EXACT : 0) | NUMBER_UNIT;
 	char a[48], b[48];
 
 	for (size_t i = 0; i < n; i++) {

@@ -101,7 +101,7 @@ static void put_leaks_summary(struct buf *out, const struct snapshot *s, const s
 		return;
 	}
 	buf_printf(out, "%zu site%s %s %s in %s block%s %s", n, n == 1 ? "" : "s", running ? "hold" : "held",
-		   number_text(a, sizeof(a), bytes, NUMBER_BYTES | (exact ? NUMBER_EXACT : 0)),
+		   number_text(a, sizeof(a), bytes, NUMBER_BYTES | NUMBER_UNIT | (exact ? NUMBER_EXACT : 0)),
 		   number_text(b, sizeof(b), blocks, exact ? NUMBER_EXACT : 0), blocks == 1 ? "" : "s",
 		   running ? "now (it runs)" : s->exited ? "at exit" : "when the report was made");
 }

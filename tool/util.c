@@ -286,7 +286,7 @@ char *human_count(char *out, size_t size, int64_t v)
 char *number_text(char *out, size_t size, int64_t v, unsigned how)
 {
 	char digits[32];
-	const char *sign = (how & NUMBER_SIGNED) && v ? (v < 0 ? "-" : "+") : "";
+	const char *sign = (how & NUMBER_SIGNED) && v ? (v < 0 ? "-" : "+") : "", *unit = "";
 	int64_t magnitude = sign[0] ? (v < 0 ? -v : v) : v;
 
 	if (how & NUMBER_EXACT)
@@ -295,7 +295,9 @@ char *number_text(char *out, size_t size, int64_t v, unsigned how)
 		human_bytes(digits, sizeof(digits), magnitude);
 	else
 		human_count(digits, sizeof(digits), magnitude);
-	snprintf(out, size, "%s%s%s", sign, digits, how & NUMBER_PER_SECOND ? PER_SECOND : "");
+	if ((how & NUMBER_UNIT) && (how & NUMBER_BYTES) && (how & NUMBER_EXACT))
+		unit = magnitude == 1 ? " byte" : " bytes";
+	snprintf(out, size, "%s%s%s%s", sign, digits, unit, how & NUMBER_PER_SECOND ? PER_SECOND : "");
 	return out;
 }
 

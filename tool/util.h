@@ -67,8 +67,9 @@ char *human_bytes(char *out, size_t size, int64_t v);
 /* "12.3k", "999": counts for people. */
 char *human_count(char *out, size_t size, int64_t v);
 /* V bytes or counts, exactly or for people (EXACT), with a sign (SIGNED:
- * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"). */
-enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8 };
+ * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"); bytes in
+ * a sentence say their unit when exact too (UNIT: "4096 bytes", "1 byte"). */
+enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8, NUMBER_UNIT = 16 };
 char *number_text(char *out, size_t size, int64_t v, unsigned how);
 /* The most bytes number_text() gives with HOW (for people; the very largest
  * counts aside); 0 when EXACT: no bound. */

@@ -12,7 +12,7 @@ at_out "tool/leaks: a report" "before.full: 5 sites held 13.3 KiB in 17 blocks w
    64 B       1     64 B      1  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
 	sh -c "cd '$TDATA' && '$AT' leaks before.full"
 # /proc/allocinfo 2.0: only the sites that hold something, exactly (-B).
-at_out "tool/leaks: /proc/allocinfo, exact" "$TDATA/kernel-2.0.allocinfo: 5 sites held 2888704 in 713 blocks when the report was made
+at_out "tool/leaks: /proc/allocinfo, exact" "$TDATA/kernel-2.0.allocinfo: 5 sites held 2888704 bytes in 713 blocks when the report was made
    LIVE  BLOCKS  SITE
 2228224     544  mm/slub.c:2492 func:alloc_slab_page
  524288     128  mm/page_ext.c:271 func:alloc_page_ext

@@ -81,7 +81,7 @@ COLUMNS=40 at_out "tool/top: 40 columns, each line cut where a field ends" \
 live 13.3 KiB in 17 blocks
 5 sites, 5 shown; sorted by live bytes" sh -c "'$AT' top -b '$TDATA/before.full' | head -n 3"
 COLUMNS=120 at_out "tool/top: a filter by module, exact numbers (-B)" \
-"live 64 in 1 block; total 64 in 1 call
+"live 64 bytes in 1 block; total 64 bytes in 1 call
 5 sites, 1 match \"module:plug\", 1 shown; sorted by live bytes; h for keys
 LIVE  BLOCKS  GROWTH  RATE  CALLS/S  TOTAL  CALLS  PEAK  SITE
   64       1       -     -        -     64      1    64  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
