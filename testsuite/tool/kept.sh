@@ -33,6 +33,27 @@ check "tool/kept: ps --bytes says its live bytes exactly" \
 check "tool/kept: ps says them in units" \
 	sh -c "echo '$(ps_row)' | grep -Eq '^ *$pid +[0-9.]+ (B|KiB|MiB) '"
 
+# A program named in ps as its report names it, running or ended (not by the
+# path it was started by); its blocks for people (120k), exactly with -B.
+at_shared_live_dir
+at_private_live_dir kept-ps
+"$THREADS" 30000 0 > /dev/null 2>&1 &
+big=$!
+wait $big
+"$THREADS" 1000 1 > /dev/null 2>&1 &
+running=$!
+at_started $running
+blocks=$("$AT" snapshot -f full "$big" | awk 'NR > 2 && !/^#/ { n += $2 } END { print n }')
+at_out "tool/kept: ps names a program alike running or ended" "$running threads
+$big threads (exited)" sh -c "'$AT' ps -a | awk '\$1 == $big || \$1 == $running { print \$1, \$6, \$7 }' | sed 's/ \$//'"
+at_out "tool/kept: ps says blocks for people" "$big 120k" sh -c "'$AT' ps -a | awk '\$1 == $big { print \$1, \$4 }'"
+at_out "tool/kept: ps -B, blocks exactly" "$big $blocks" \
+	sh -c "'$AT' ps -aB | awk '\$1 == $big { print \$1, \$3 }'"
+kill $running 2>/dev/null
+wait $running 2>/dev/null
+at_shared_live_dir
+at_private_live_dir kept
+
 # 70 runs: the 64 last are kept, the oldest gone.
 pids=()
 for _ in $(seq 70); do
