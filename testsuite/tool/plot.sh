@@ -19,7 +19,7 @@ if "$AT" plot -o "$page" "$TDATA/rise-and-fall.timeline"; then
 	section live-linear-lines | grep -q '>peak 1.5 MiB at 5.00 s</text>' || problems="$problems peak"
 	grep -q '101 samples over 10.00 s (one every 100 ms); peak 1.5 MiB at 5.00 s; at exit 1.0 MiB in 101 blocks; 2 sites.' \
 		"$page" || problems="$problems summary"
-	grep -q '<td class="l">b.c:20:7</td><td class="l">fb</td><td class="l"></td><td class="l">libb.so</td><td>0</td><td>100</td><td>10,000</td><td>200</td><td>512,000</td><td>512,000</td>' \
+	grep -q '<td class="l">b.c:20:7</td><td class="l">fb</td><td class="l"></td><td class="l">libb.so</td><td title="0 bytes">0 B</td><td title="100">100</td><td title="10,000 bytes">9.8 KiB</td><td title="200">200</td><td title="512,000 bytes">500 KiB</td><td title="512,000 bytes">500 KiB</td>' \
 		"$page" || problems="$problems table"
 	[ -z "$problems" ] && pass "tool/plot: a timeline's page" || fail "tool/plot: a timeline's page" "$problems"
 else
