@@ -26,8 +26,9 @@ const char cli_description[] =
 	"full or json) or a copy of the kernel's /proc/allocinfo. A TIMELINE is what alloctag "
 	"record writes, read at its last sample, or at the one named: TIMELINE@peak (the most "
 	"live bytes), TIMELINE@2.5s (the last sample at or before 2.5 s). A PID is all digits: "
-	"write ./123 for a file named so. A NAME, where no file has that name, is a program's: "
-	"its one running process, or, if none runs, the report it kept last.";
+	"write ./123 for a file named so. A NAME, where no file has that name, is a program's, "
+	"as is the program's own file (./server): its one running process, or, if none runs, the "
+	"report it kept last.";
 
 const struct cli_command cli_commands[] = {
 	{ "top", "[PID | NAME | /proc/allocinfo | FILE]",

@@ -12,8 +12,9 @@
  *                    @peak (the most live bytes), @2.5s (the last sample at
  *                    or before 2.5 s from the start; @0, the first)
  *   NAME             a program's name (or its path as started), when no
- *                    file has that name: its one running process, or if
- *                    none runs, the report it kept last
+ *                    file has that name, or the program itself (an ELF
+ *                    file: ./minigzip, bin/server): its one running
+ *                    process, or if none runs, the report it kept last
  */
 #ifndef ALLOCTAG_TOOL_SOURCE_H
 #define ALLOCTAG_TOOL_SOURCE_H

@@ -80,6 +80,16 @@ latest=$!
 wait $latest
 at_out "tool/kept: a program's name reads its latest kept report" "$("$AT" snapshot -f full "$latest")" \
 	"$AT" snapshot -f full threads
+# The program's own file (an ELF file, not a report) names it, by its path
+# or from its directory.
+at_out "tool/kept: the program's file names it" "$("$AT" snapshot -f full "$latest")" \
+	"$AT" snapshot -f full "$THREADS"
+at_out "tool/kept: the program's file names it, from its directory" "$("$AT" snapshot -f full "$latest")" \
+	sh -c "cd '$(dirname "$THREADS")' && '$AT' snapshot -f full threads"
+cp "$THREADS" "$TWORK/unrun"
+at_error "tool/kept: a program none of that name ran" \
+	"$TWORK/unrun is a program: no process of yours named unrun runs or kept its report (alloctag ps -a lists them)" \
+	"$AT" leaks "$TWORK/unrun"
 "$THREADS" 1000 1 > /dev/null 2>&1 &
 one=$!
 at_started $one
