@@ -20,6 +20,24 @@
 
 #define STAT_TEXT_MAX	1024	/* /proc/PID/stat: its comm is at most 64 bytes */
 
+int live_dir_under(const char *runtime_dir, char *path, size_t size)
+{
+	int n;
+
+	if (!runtime_dir || runtime_dir[0] != '/')
+		return -1;
+	n = snprintf(path, size, "%s/" LIVE_DIR_NAME, runtime_dir);
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int live_dir_session(char *path, size_t size)
+{
+	char runtime_dir[64];
+
+	snprintf(runtime_dir, sizeof(runtime_dir), LIVE_SESSION_RUNTIME_DIR, (unsigned)geteuid());
+	return live_dir_under(runtime_dir, path, size);
+}
+
 int live_dir_candidate(int i, char *path, size_t size)
 {
 	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
@@ -30,8 +48,7 @@ int live_dir_candidate(int i, char *path, size_t size)
 		i++;		/* no XDG_RUNTIME_DIR: /dev/shm comes first */
 	switch (i) {
 	case 0:
-		n = snprintf(path, size, "%s/alloctag", xdg);
-		break;
+		return live_dir_under(xdg, path, size);
 	case 1:
 		n = snprintf(path, size, "/dev/shm/alloctag-%u", uid);
 		break;

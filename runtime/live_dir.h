@@ -9,7 +9,10 @@
  *   $XDG_RUNTIME_DIR/alloctag   /dev/shm/alloctag-UID   /tmp/alloctag-UID
  *
  * ($XDG_RUNTIME_DIR read as secure_getenv() does: not in a set-user-ID
- * program.)  A candidate is used only if it is a directory of the user's
+ * program.)  A process's $XDG_RUNTIME_DIR may not be its reader's: one
+ * started in a login session has /run/user/UID (pam_systemd's), one run by
+ * cron or over sudo none; a reader looks in that session's directory too
+ * (live_dir_session()).  A candidate is used only if it is a directory of the user's
  * alone: owned by the effective user, no permission for group or others,
  * not a symlink (opened with O_NOFOLLOW, checked on the open descriptor, so
  * no rename between check and use can change what is used).  Another user's
@@ -48,8 +51,18 @@
 #define LIVE_KEPT_MAX		64
 #define LIVE_KEPT_BYTES		(16u << 20)
 
+#define LIVE_DIR_NAME		"alloctag"	/* in an $XDG_RUNTIME_DIR */
+#define LIVE_SESSION_RUNTIME_DIR "/run/user/%u"	/* a login session's $XDG_RUNTIME_DIR */
+
 /* Candidate I's path in PATH: 0, or -1 when there is no candidate I. */
 int live_dir_candidate(int i, char *path, size_t size);
+/* The live directory of a process whose $XDG_RUNTIME_DIR is RUNTIME_DIR, in
+ * PATH: 0, or -1 if RUNTIME_DIR is not an absolute path (the runtime
+ * ignores it) or PATH is too small. */
+int live_dir_under(const char *runtime_dir, char *path, size_t size);
+/* The live directory of the user's login session's processes,
+ * /run/user/UID/alloctag, in PATH: 0, or -1. */
+int live_dir_session(char *path, size_t size);
 
 /* The directory at PATH, opened if it is the user's alone: a descriptor, or
  * -1 and *WHY says why not (errno is kept). */

@@ -143,7 +143,8 @@ const struct cli_variable cli_variables[] = {
 	{ "COLUMNS", "The width of the tables of top -b, snapshot, leaks and diff when the output is "
 		     "not a terminal (else a terminal's width, else any)." },
 	{ "XDG_RUNTIME_DIR", "The first place of the live directory (FILES); a process's own, from "
-			     "/proc/PID/environ, is looked in first." },
+			     "/proc/PID/environ, is looked in first, and a login session's, "
+			     "/run/user/UID/alloctag, last." },
 };
 const size_t cli_nvariables = ARRAY_SIZE(cli_variables);
 

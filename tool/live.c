@@ -20,8 +20,7 @@
 #include "live_dir.h"
 #include "report_parse.h"
 
-#define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR, as live_dir.c says */
-#define MAX_CANDIDATES	4
+#define MAX_CANDIDATES	5	/* the target's, the runtime's three, the session's */
 #define PROC_TEXT_MAX	65536
 
 /* ---- the process ------------------------------------------------------ */
@@ -115,19 +114,30 @@ static void explain_absent(long pid)
 
 /* ---- the live directory and file ---------------------------------------- */
 
-/* The live directories to look in: the runtime's candidates (live_dir.h),
- * after the target's own $XDG_RUNTIME_DIR/alloctag when it differs from ours. */
+/* DIRS[N] kept, if it is none of DIRS[0] to DIRS[N - 1]: the new N. */
+static int add_candidate(char (*dirs)[LIVE_PATH_MAX], int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(dirs[i], dirs[n]))
+			return n;
+	return n + 1;
+}
+
+/* The live directories to look in, each once: a running PID's own (its
+ * $XDG_RUNTIME_DIR's), the runtime's candidates (live_dir.h), then the
+ * login session's, which a process of the user's may have used where we do
+ * not (PID 0: no process). */
 static int candidates(char (*dirs)[LIVE_PATH_MAX], long pid)
 {
-	char *target_xdg = proc_env(pid, "XDG_RUNTIME_DIR");
+	char *target_xdg = pid ? proc_env(pid, "XDG_RUNTIME_DIR") : NULL;
 	int n = 0;
 
-	if (target_xdg && target_xdg[0] == '/' &&
-	    (size_t)snprintf(dirs[n], LIVE_PATH_MAX, "%s/" LIVE_DIR_XDG, target_xdg) < LIVE_PATH_MAX)
-		n++;
+	if (live_dir_under(target_xdg, dirs[n], LIVE_PATH_MAX) == 0)
+		n = add_candidate(dirs, n);
 	for (int i = 0; n < MAX_CANDIDATES && live_dir_candidate(i, dirs[n], LIVE_PATH_MAX) == 0; i++)
-		if (!n || strcmp(dirs[0], dirs[n]))
-			n++;
+		n = add_candidate(dirs, n);
+	if (n < MAX_CANDIDATES && live_dir_session(dirs[n], LIVE_PATH_MAX) == 0)
+		n = add_candidate(dirs, n);
 	free(target_xdg);
 	return n;
 }
@@ -687,12 +697,13 @@ static int cmp_long(const void *a, const void *b)
  * once, sorted: live files, or kept reports, as NAMED says. */
 static size_t named_pids(long **out, int (*named)(const char *name, long *pid))
 {
-	char path[LIVE_PATH_MAX];
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
+	int ndirs = candidates(dirs, 0);
 	size_t n = 0, cap = 0, unique = 0;
 	long *pids = NULL;
 
-	for (int d = 0; live_dir_candidate(d, path, sizeof(path)) == 0; d++) {
-		DIR *dir = opendir(path);
+	for (int d = 0; d < ndirs; d++) {
+		DIR *dir = opendir(dirs[d]);
 		struct dirent *e;
 		long pid;
 

@@ -7,7 +7,9 @@
  * Where: DIR/PID for the first of the runtime's live directories
  * (runtime/live_dir.h: $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID,
  * /tmp/alloctag-UID; first the target's own $XDG_RUNTIME_DIR, from
- * /proc/PID/environ, when it differs from ours) that holds its file.
+ * /proc/PID/environ, when it differs from ours; last a login session's,
+ * /run/user/UID/alloctag, where a process of ours may have kept its report
+ * though we run without it) that holds its file.
  *
  * The reader enforces what the writer promises: the directory and the file
  * must be ours alone (owner = our effective uid, no permission for group or

@@ -115,3 +115,36 @@ at_out "tool/kept: under a pipe, only the program's own output on it" "done" ech
 check "tool/kept: under a pipe, the report is kept and read by name" \
 	sh -c "'$AT' leaks threads | head -n 1 | grep -Eq '^threads \\(pid [0-9]+\\), exited: [0-9]+ sites held .* at exit\$'"
 at_shared_live_dir
+
+# A report kept where this reader does not look by itself: by a process of a
+# login session ($XDG_RUNTIME_DIR /run/user/UID) read where there is none
+# (cron, sudo) or another; and by a process without one, read from a
+# session.  In a mount namespace of its own, where /run/user, /dev/shm and
+# /tmp are empty.
+cat > "$TWORK/session.sh" <<'EOS'
+AT=$1 THREADS=$2 session=/run/user/$(id -u)
+mkdir -m 700 "$session" || exit 1
+program() { "$AT" ps -a | awk -v pid="$1" '$1 == pid { print $6, $7 }'; }
+XDG_RUNTIME_DIR=$session "$THREADS" 1 0 > /dev/null 2>&1 &
+pid=$!
+wait $pid
+echo "without: $(unset XDG_RUNTIME_DIR; program $pid)"
+echo "another: $(XDG_RUNTIME_DIR=/tmp program $pid)"
+(unset XDG_RUNTIME_DIR; exec "$THREADS" 1 0 > /dev/null 2>&1) &
+pid=$!
+wait $pid
+echo "from a session: $(XDG_RUNTIME_DIR=$session program $pid)"
+echo done
+EOS
+if ! out=$(unshare -m bash -c 'mount -t tmpfs tmpfs /run/user && mount -t tmpfs tmpfs /dev/shm &&
+			     mount -t tmpfs tmpfs /tmp && bash "$@"' bash "$TWORK/session.sh" "$AT" "$THREADS" 2>&1) ||
+   ! echo "$out" | grep -qx done; then
+	skip "tool/kept: a report kept in a login session's directory" "no mount namespace of its own to run in: $out"
+else
+	at_out "tool/kept: a session's report, read without XDG_RUNTIME_DIR" "threads (exited)" \
+		sh -c "echo '$out' | sed -n 's/^without: //p'"
+	at_out "tool/kept: a session's report, read with another XDG_RUNTIME_DIR" "threads (exited)" \
+		sh -c "echo '$out' | sed -n 's/^another: //p'"
+	at_out "tool/kept: a report without a session's, read from a session" "threads (exited)" \
+		sh -c "echo '$out' | sed -n 's/^from a session: //p'"
+fi
