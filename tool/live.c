@@ -214,8 +214,9 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		close(fd);
 		fd = -1;
 	}
-	if (fd >= 0 && live_file_stale(fd, pid)) {	/* the runtime's own rule (live_dir.h) */
-		live_unlink_same(dirfd, name, fd);
+	/* The runtime's own rule (live_dir.h): a stale file removed, an ended
+	 * process's kept as PID.counters. */
+	if (fd >= 0 && live_settle(dirfd, name, fd, pid) != LIVE_FILE_RUNNING) {
 		close(fd);
 		fd = LIVE_ABSENT;
 	}
@@ -574,7 +575,7 @@ int live_exited(struct live *l)
 			 !(atomic_load_explicit(&h->state, memory_order_acquire) & COUNTERS_RUNNING);
 	}
 	bus_armed = 0;
-	return exited || live_file_stale(l->fd, l->pid);
+	return exited || live_file_state(l->fd, l->pid) != LIVE_FILE_RUNNING;
 }
 
 void live_close(struct live *l)
@@ -766,7 +767,7 @@ size_t live_list(struct live_process **out, int with_ended)
 	list_read(out, &count, pids, n, live_snapshot, 0);
 	free(pids);
 	if (with_ended) {
-		n = named_pids(&pids, live_report_pid);
+		n = named_pids(&pids, live_kept_pid);
 		list_read(out, &count, pids, n, read_ended, 1);
 		free(pids);
 	}
