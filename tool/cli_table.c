@@ -15,20 +15,23 @@
 	"The live directory: the first of $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID and " \
 	"/tmp/alloctag-UID that is the user's alone (owner, mode 0700, not a symbolic link). " \
 	"DIR/PID: the live counters of a running process (removed at exit); DIR/PID.report: the " \
-	"report of a process that ended and kept it (the last 64, at most 16 MiB)."
+	"report of a process that ended and kept it; DIR/PID.counters: the live counters of a " \
+	"process that was killed, as last seen (it wrote no report). Of these two, the last 64 " \
+	"are kept, in at most 16 MiB."
 
 const char cli_summary[] =
 	"read the per-call-site allocation counters of programs built with alloctag-cc";
 
 const char cli_description[] =
 	"A PID is a running process of yours built with alloctag-cc, or one that ended and kept "
-	"its report (alloctag ps -a lists both). A REPORT is what its runtime writes (allocinfo, "
+	"its report, or was killed and left its counters as last seen (alloctag ps -a lists "
+	"them all). A REPORT is what its runtime writes (allocinfo, "
 	"full or json) or a copy of the kernel's /proc/allocinfo. A TIMELINE is what alloctag "
 	"record writes, read at its last sample, or at the one named: TIMELINE@peak (the most "
 	"live bytes), TIMELINE@2.5s (the last sample at or before 2.5 s). A PID is all digits: "
 	"write ./123 for a file named so. A NAME, where no file has that name, is a program's, "
 	"as is the program's own file (./server): its one running process, or, if none runs, the "
-	"report it kept last.";
+	"last one to end.";
 
 const struct cli_command cli_commands[] = {
 	{ "top", "[PID | NAME | /proc/allocinfo | FILE]",
@@ -80,12 +83,14 @@ const struct cli_command cli_commands[] = {
 	  "Each process's pid, live bytes and blocks, sites and program.",
 	  STATUS_0_2, 0,
 	  { { 'a', "all", NULL, "Also the processes that ended and kept their report, marked "
-				"(exited)." },
+				"(exited), and those that were killed (a signal, or _exit()), "
+				"marked (killed): their counters as last seen." },
 	    { 'B', "bytes", NULL, "Live bytes exactly, not in KiB, MiB, ..." } } },
 	{ "leaks", "(PID | NAME | REPORT | TIMELINE)",
 	  "what was live at exit, by site, largest first",
 	  "The sites that held bytes or blocks when the process exited (its kept report, by its "
-	  "PID or its NAME, or a report), or that hold them now (a process that runs), largest "
+	  "PID or its NAME, or a report) or was last seen (it was killed), or that hold them now "
+	  "(a process that runs), largest "
 	  "first, with their total bytes and calls. The untagged line is what the C library and "
 	  "code built without alloctag-cc held.",
 	  STATUS_0_2, 0,
@@ -237,8 +242,12 @@ const struct cli_section runtime_sections[] = {
 	  "that cannot be written, a closed pipe), and when ALLOCTAG_REPORT is unset and stderr "
 	  "is not a terminal (a pipe, a test harness, a service), the report is kept in the live "
 	  "directory as DIR/PID.report (json), with a note saying why: alloctag ps -a lists "
-	  "them, and every alloctag command reads one by the process's PID. The last 64 (at most "
-	  "16 MiB) are kept, the oldest removed first. A set-user-ID program writes no file." },
+	  "them, and every alloctag command reads one by the process's PID. A process killed by a "
+	  "signal (or ending in _exit()) writes no report: its live file, its counters as last "
+	  "seen, is kept as DIR/PID.counters by the next process of yours to start the runtime "
+	  "(or the next alloctag command to find it), and read as its report. The last 64 of "
+	  "these (at most 16 MiB) are kept, the oldest removed first. A set-user-ID program "
+	  "writes no file." },
 	{ "FILES", LIVE_DIRECTORY },
 };
 const size_t runtime_nsections = ARRAY_SIZE(runtime_sections);

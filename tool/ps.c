@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ps.c: `alloctag ps`: the processes of the user's that have live
- * counters, and with -a also the ended ones whose report was kept
- * (runtime/live_dir.h), one line each; and the process `alloctag top`
- * shows when it is given none.
+ * counters, and with -a also the ended ones whose report was kept, marked
+ * (exited), or whose counters were, marked (killed): they ended without
+ * their report (runtime/live_dir.h); one line each.  And the process
+ * `alloctag top` shows when it is given none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static void put_process(const struct live_process *p, int exact)
 	number_text(size, sizeof(size), p->bytes, NUMBER_BYTES | (exact ? NUMBER_EXACT : 0));
 	number_text(blocks, sizeof(blocks), p->blocks, exact ? NUMBER_EXACT : 0);
 	printf("%8ld %14s %8s %8zu  %s%s\n", p->pid, size, blocks, p->nsites, slash ? slash + 1 : p->program,
-	       p->ended ? " (exited)" : "");
+	       !p->ended ? "" : p->unreported ? " (killed)" : " (exited)");
 }
 
 int ps_run(int all, int exact)

@@ -158,5 +158,5 @@ void snapshot_title(struct buf *out, const struct snapshot *s, const char *what)
 	if (s->pid)
 		buf_printf(out, " (pid %ld)", s->pid);
 	if (s->exited)
-		buf_puts(out, ", exited");
+		buf_puts(out, s->unreported ? ", killed" : ", exited");
 }

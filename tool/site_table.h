@@ -54,7 +54,8 @@ void site_table_fill(struct table *t, const struct site_row *rows, size_t n, uns
  * WIDTH (0: any), line by line, into OUT. */
 void site_table_write(struct buf *out, const struct site_row *rows, size_t n, unsigned hide, int exact,
 		      int width);
-/* "demo (pid 4242), exited", or WHAT when S does not say its program. */
+/* "demo (pid 4242), exited" (", killed": it ended without its report), or
+ * WHAT when S does not say its program. */
 void snapshot_title(struct buf *out, const struct snapshot *s, const char *what);
 
 /* "live 12.3 MiB in 3456 blocks (+1.2 MiB); total 45.0 MiB in 99999 calls;

@@ -52,6 +52,8 @@ struct snapshot {
 	int64_t start_ns;	/* of the recording it is a sample of (timeline); 0: unknown */
 	int64_t proc_start_ns;	/* when the process's counters began (its live file); 0: unknown */
 	int exited;		/* the process had exited (its final counters) */
+	int unreported;		/* ... without its report (killed, _exit()): its counters as last seen */
+	int64_t ended_ns;	/* an ended process's: when its report (or counters) were kept; 0 */
 	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
 	int partial;		/* the live file stopped growing (its file system was full) */
 	char **notes;		/* what the runtime said in the report ("# alloctag: ...") */

@@ -83,6 +83,16 @@ int snapshot_run(const char *what, int format, const char *output, int exact)
 	return 0;
 }
 
+/* When S's counters were read, for a sentence: "now (it runs)", "at exit". */
+static const char *leaks_when(const struct snapshot *s)
+{
+	if (!s->exited && s->source == SOURCE_LIVE)
+		return "now (it runs)";
+	if (s->unreported)
+		return "when last seen";
+	return s->exited ? "at exit" : "when the report was made";
+}
+
 /* "5 sites held 13.3 KiB in 17 blocks at exit": the N rows' sum, and when. */
 static void put_leaks_summary(struct buf *out, const struct snapshot *s, const struct site_row *rows,
 			      size_t n, int exact)
@@ -96,14 +106,13 @@ static void put_leaks_summary(struct buf *out, const struct snapshot *s, const s
 		blocks += rows[i].v[COL_BLOCKS];
 	}
 	if (!n) {
-		buf_printf(out, "nothing %s", running ? "is live now (it runs)" : s->exited ? "was live at exit"
-			   : "was live when the report was made");
+		buf_printf(out, "nothing %s live %s", running ? "is" : "was", leaks_when(s));
 		return;
 	}
 	buf_printf(out, "%zu site%s %s %s in %s block%s %s", n, n == 1 ? "" : "s", running ? "hold" : "held",
 		   number_text(a, sizeof(a), bytes, NUMBER_BYTES | NUMBER_UNIT | (exact ? NUMBER_EXACT : 0)),
 		   number_text(b, sizeof(b), blocks, exact ? NUMBER_EXACT : 0), blocks == 1 ? "" : "s",
-		   running ? "now (it runs)" : s->exited ? "at exit" : "when the report was made");
+		   leaks_when(s));
 }
 
 int leaks_run(const char *what, int exact)

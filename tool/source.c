@@ -158,6 +158,12 @@ static int read_source_file(struct snapshot *s, const struct source *src)
 	return rc;
 }
 
+int source_read(struct snapshot *s, const struct source *src)
+{
+	memset(s, 0, sizeof(*s));
+	return src->pid ? live_snapshot_or_kept(s, src->pid) : read_source_file(s, src);
+}
+
 int snapshot_read(struct snapshot *s, const char *what)
 {
 	struct source src;
@@ -166,7 +172,7 @@ int snapshot_read(struct snapshot *s, const char *what)
 	memset(s, 0, sizeof(*s));
 	if (source_resolve(&src, what))
 		return -1;
-	rc = src.pid ? live_snapshot_or_kept(s, src.pid) : read_source_file(s, &src);
+	rc = source_read(s, &src);
 	source_free(&src);
 	return rc;
 }

@@ -14,7 +14,8 @@
  *   NAME             a program's name (or its path as started), when no
  *                    file has that name, or the program itself (an ELF
  *                    file: ./minigzip, bin/server): its one running
- *                    process, or if none runs, the report it kept last
+ *                    process, or if none runs, the last of its ended ones
+ *                    to be kept (its report, or its counters if killed)
  */
 #ifndef ALLOCTAG_TOOL_SOURCE_H
 #define ALLOCTAG_TOOL_SOURCE_H
@@ -33,7 +34,10 @@ struct source {
 int source_resolve(struct source *src, const char *what);
 void source_free(struct source *src);
 
-/* The snapshot WHAT names: 0, or -1 with the error set. */
+/* The snapshot SRC names: 0, or -1 with the error set. */
+int source_read(struct snapshot *s, const struct source *src);
+/* The snapshot WHAT names (source_resolve(), source_read()): 0, or -1 with
+ * the error set. */
 int snapshot_read(struct snapshot *s, const char *what);
 
 /* The name of a file made of the N operands WHATS when -o does not say:

@@ -326,7 +326,9 @@ static void put_header(struct top *t, struct buf *out, size_t shown)
 	buf_printf(&line, "alloctag top - %s", t->now.program ? t->now.program : t->what);
 	if (t->now.pid)
 		buf_printf(&line, " (pid %ld)", t->now.pid);
-	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9, t->exited ? " - exited" : "");
+	/* Ended without its runtime's exit: killed (its kept counters, or seen here). */
+	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9,
+		   !t->exited ? "" : t->now.exited && !t->now.unreported ? " - exited" : " - killed");
 	put_line(t, out, line.data);
 	put_totals(t, out);
 	line.len = 0;

@@ -116,6 +116,44 @@ check "tool/kept: under a pipe, the report is kept and read by name" \
 	sh -c "'$AT' leaks threads | head -n 1 | grep -Eq '^threads \\(pid [0-9]+\\), exited: [0-9]+ sites held .* at exit\$'"
 at_shared_live_dir
 
+# A program killed (SIGTERM, as timeout sends it) writes no report: its live
+# file, its counters as last seen, is kept as DIR/PID.counters, listed by
+# ps -a as killed, and read by pid and by name as a kept report is; of two
+# runs of one name, the name means the newer, the killed one here.
+at_private_live_dir kept-killed
+LIVE=$XDG_RUNTIME_DIR/alloctag
+"$THREADS" 2 0 > /dev/null 2>&1 &
+older=$!
+wait $older
+"$THREADS" 1 100000 > /dev/null 2>&1 &	# one round, then asleep: its counters stay
+killed=$!
+at_started $killed
+sleep 0.2
+sites() { awk 'NR > 2 && !/^#/ { print $1, $2, $3, $4, $5, $6 }' "$1" | sort; }
+"$AT" snapshot -f full $killed > "$TWORK/before-kill.full"
+kill -TERM $killed
+wait $killed 2>/dev/null
+"$AT" snapshot -f full $killed > "$TWORK/after-kill.full" 2>&1
+if [ -s "$TWORK/before-kill.full" ] && [ "$(sites "$TWORK/before-kill.full")" = "$(sites "$TWORK/after-kill.full")" ]; then
+	pass "tool/kept: a killed process read by pid: its counters as last seen"
+else
+	fail "tool/kept: a killed process read by pid: its counters as last seen" \
+		"$(diff "$TWORK/before-kill.full" "$TWORK/after-kill.full")"
+fi
+at_out "tool/kept: ... with a note saying so" \
+	"# alloctag: it ended without its report (killed by a signal, or _exit()): its counters as last seen" \
+	sed -n 3p "$TWORK/after-kill.full"
+at_out "tool/kept: a killed process's file is kept as PID.counters" "$killed.counters $older.report" \
+	sh -c "ls '$LIVE' | sort -r | tr '\n' ' ' | sed 's/ \$//'"
+at_out "tool/kept: ps -a lists it, killed" "$killed threads (killed)
+$older threads (exited)" sh -c "'$AT' ps -a | awk '\$1 == $older || \$1 == $killed { print \$1, \$6, \$7 }' | sort -r"
+at_out "tool/kept: the name means the newer run: the killed one" \
+	"$THREADS (pid $killed), killed: 4 sites held" \
+	sh -c "'$AT' leaks threads | head -n 1 | sed 's/ held .*/ held/'"
+AT_RC=0 at_out "tool/kept: diff by name says which pid it read" "A: threads (pid $killed)
+B: $killed" sh -c "'$AT' diff threads $killed | head -n 2"
+at_shared_live_dir
+
 # A report kept where this reader does not look by itself: by a process of a
 # login session ($XDG_RUNTIME_DIR /run/user/UID) read where there is none
 # (cron, sudo) or another; and by a process without one, read from a
