@@ -1,7 +1,10 @@
 # Reports kept in the live directory (runtime/live_dir.h): a process whose
 # report had nowhere to go (ALLOCTAG_REPORT unset, stderr not a terminal)
 # keeps it as DIR/PID.report; `alloctag snapshot PID` reads it as the exit
-# report, `alloctag ps -a` lists it; only the last 64 are kept.
+# report, `alloctag ps -a` lists it; only the last 64 are kept.  A killed
+# process's counters, DIR/PID.counters, are read and listed alike; a
+# program's name or its own file reads the last to end; a login session's
+# directory is looked in from outside it.
 . "$TOP/testsuite/tool/lib.sh"
 
 THREADS=$(at_build threads) || { fail "tool/kept: build threads.c" "$THREADS"; return; }

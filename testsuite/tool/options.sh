@@ -1,6 +1,7 @@
 # The alloctag command's options as in GNU tools: -h/--help and --version on
 # every subcommand (status 0, on stdout), long names beside short ones,
-# options after the operands, and one line naming a bad option.
+# options after the operands, one line naming a bad option or value as
+# written, and a standard output that cannot be written is trouble.
 . "$TOP/testsuite/tool/lib.sh"
 
 cmds=$("$AT" --help | sed -n 's/^  alloctag \([a-z]*\) .*/\1/p' | tr '\n' ' ')
