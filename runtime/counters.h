@@ -65,6 +65,8 @@ enum counters_state {
 	COUNTERS_FREE_UNSEEN = 2,	/* free() in the process is not the runtime's */
 	COUNTERS_PARTIAL = 4,		/* the live file's file system filled up: the
 					   file has the counters up to then */
+	COUNTERS_FORKED = 8,		/* a fork child's, which may exec without a word:
+					   its end without an exit is no sign of a kill */
 };
 
 struct counters_header {

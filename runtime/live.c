@@ -7,7 +7,8 @@
  * Where: the first of the user's live directories (live_dir.h) that is the
  * user's alone (made if missing).  The file: the process's pid, mode 0600,
  * made new (O_EXCL, O_NOFOLLOW); a file of that name is an earlier
- * process's (the pid is ours now), removed first.
+ * process's (the pid is ours now), kept first if that one was killed
+ * (live_settle_name()), else removed.
  *
  * No descriptor stays open: the file is mapped and its descriptor closed
  * before the constructor returns (counters.c opens it again by path to
@@ -16,14 +17,17 @@
  * writes the file (pid, start time, exec identity: live_dir.h), and the
  * readers, the runtime's included, judge it stale by what /proc says.
  *
- * At start, the process removes the stale files of its live directory (a
- * process killed by SIGKILL leaves its file).  At exit the file is marked
- * exited and removed (a reader that mapped it keeps the final counters),
- * or kept with ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
+ * At start, the process settles the files of its live directory
+ * (live_sweep()): the stale removed, and those of processes that ended
+ * without their report (killed by a signal: no exit ran) kept as
+ * PID.counters, their last word.  At exit the file is marked exited and
+ * removed (a reader that mapped it keeps the final counters), or kept with
+ * ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
  *
  * Reports that could not go where they were asked to are kept in the same
  * directory (alloctag_live_keep): PID.report, made whole before it is
- * named, the oldest beyond LIVE_KEPT_MAX or LIVE_KEPT_BYTES removed.
+ * named, the oldest kept reports beyond LIVE_KEPT_MAX or LIVE_KEPT_BYTES
+ * removed (live_bound_kept()).
  *
  * A child after fork gets its own file, lazily: a child that execs or
  * _exits at once must leave nothing behind.  At fork its counters move to
@@ -85,13 +89,15 @@ static void stamp_writer(void)
 	h->exec_stack = p.stack;
 }
 
-/* A new file NAME in DIR, for this process: its descriptor, or -1. */
+/* A new file NAME in DIR, for this process: its descriptor, or -1.  A file
+ * of that name is an earlier process's: kept if it ended without its
+ * report, else removed. */
 static int make_file(int dir, const char *name)
 {
 	int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
 	int fd = openat(dir, name, flags, 0600);
 
-	if (fd < 0 && errno == EEXIST && live_remove(dir, name, 0))
+	if (fd < 0 && errno == EEXIST && (live_settle_name(dir, name) || live_remove(dir, name)))
 		fd = openat(dir, name, flags, 0600);
 	return fd;
 }
@@ -182,13 +188,18 @@ static void settle(void)
 	errno = saved_errno;
 }
 
-/* In a child after fork: counters of its own, its file made later. */
+/* In a child after fork: counters of its own, its file made later, marked
+ * a child's (it may exec, and leave its file, without a word: live_dir.h). */
 void alloctag_live_after_fork(void)
 {
+	struct counters_header *h;
+
 	if (!live_path[0])
 		return;
 	live_path[0] = '\0';
 	rebind(-1, NULL);
+	if ((h = alloctag_counters()))
+		atomic_fetch_or_explicit(&h->state, COUNTERS_FORKED, memory_order_relaxed);
 	store_relaxed(&child_retry_ns, 0);
 	store_relaxed(&alloctag_registry_hook, settle);
 }
@@ -215,24 +226,6 @@ void alloctag_live_end(void)
 	live_path[0] = '\0';
 }
 
-/* FD's file, not named yet (O_TMPFILE), named NAME in DIR, replacing an older one. */
-static int publish(int dir, const char *name, int fd)
-{
-	char proc_path[64];
-	int rc;
-
-	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
-	for (int tries = 0; tries < 2; tries++) {
-		rc = linkat(AT_FDCWD, proc_path, dir, name, AT_SYMLINK_FOLLOW);
-		if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
-			rc = linkat(fd, "", dir, name, AT_EMPTY_PATH);
-		if (rc == 0 || errno != EEXIST)
-			break;
-		unlinkat(dir, name, 0);
-	}
-	return rc;
-}
-
 /* The report WRITE writes, into NAME in DIR: a file not named until it is whole. */
 static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), void *arg)
 {
@@ -240,7 +233,7 @@ static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), 
 
 	if (fd >= 0) {
 		if (write(fd, arg) == 0)
-			publish(dir, name, fd);
+			live_link(dir, name, fd);
 		close(fd);
 		return;
 	}
@@ -252,45 +245,6 @@ static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), 
 	if (write(fd, arg) != 0)
 		unlinkat(dir, name, 0);
 	close(fd);
-}
-
-/* What the kept reports of a directory hold, and the oldest of them. */
-struct kept {
-	unsigned count;
-	uint64_t bytes;
-	char oldest[32];
-	struct timespec when;
-};
-
-static int count_kept(int dir, const char *name, void *arg)
-{
-	struct kept *k = arg;
-	struct stat st;
-	long pid;
-
-	if (!live_report_pid(name, &pid) || strlen(name) >= sizeof(k->oldest) ||
-	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	k->count++;
-	k->bytes += (uint64_t)st.st_size;
-	if (!k->oldest[0] || st.st_mtim.tv_sec < k->when.tv_sec ||
-	    (st.st_mtim.tv_sec == k->when.tv_sec && st.st_mtim.tv_nsec < k->when.tv_nsec)) {
-		strcpy(k->oldest, name);
-		k->when = st.st_mtim;
-	}
-	return 0;
-}
-
-/* The oldest kept reports removed while there are too many (the newest stays). */
-static void bound_kept(int dir)
-{
-	for (;;) {
-		struct kept k = { 0 };
-
-		if (live_dir_each(dir, count_kept, &k) != 0 || k.count <= 1 ||
-		    (k.count <= LIVE_KEPT_MAX && k.bytes <= LIVE_KEPT_BYTES) || unlinkat(dir, k.oldest, 0) != 0)
-			return;
-	}
 }
 
 void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
@@ -305,6 +259,6 @@ void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
 		return;
 	snprintf(name, sizeof(name), "%d" LIVE_REPORT_SUFFIX, (int)getpid());
 	keep_as(dir, name, write, arg);
-	bound_kept(dir);
+	live_bound_kept(dir);
 	close(dir);
 }

@@ -20,6 +20,24 @@
 
 #define STAT_TEXT_MAX	1024	/* /proc/PID/stat: its comm is at most 64 bytes */
 
+int live_dir_under(const char *runtime_dir, char *path, size_t size)
+{
+	int n;
+
+	if (!runtime_dir || runtime_dir[0] != '/')
+		return -1;
+	n = snprintf(path, size, "%s/" LIVE_DIR_NAME, runtime_dir);
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int live_dir_session(char *path, size_t size)
+{
+	char runtime_dir[64];
+
+	snprintf(runtime_dir, sizeof(runtime_dir), LIVE_SESSION_RUNTIME_DIR, (unsigned)geteuid());
+	return live_dir_under(runtime_dir, path, size);
+}
+
 int live_dir_candidate(int i, char *path, size_t size)
 {
 	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
@@ -30,8 +48,7 @@ int live_dir_candidate(int i, char *path, size_t size)
 		i++;		/* no XDG_RUNTIME_DIR: /dev/shm comes first */
 	switch (i) {
 	case 0:
-		n = snprintf(path, size, "%s/alloctag", xdg);
-		break;
+		return live_dir_under(xdg, path, size);
 	case 1:
 		n = snprintf(path, size, "/dev/shm/alloctag-%u", uid);
 		break;
@@ -118,12 +135,12 @@ int live_name_pid(const char *name, long *pid)
 	return 1;
 }
 
-int live_report_pid(const char *name, long *pid)
+int live_kept_pid(const char *name, long *pid)
 {
 	char digits[24];
 	size_t n = strcspn(name, ".");
 
-	if (n >= sizeof(digits) || strcmp(name + n, LIVE_REPORT_SUFFIX))
+	if (n >= sizeof(digits) || (strcmp(name + n, LIVE_REPORT_SUFFIX) && strcmp(name + n, LIVE_ENDED_SUFFIX)))
 		return 0;
 	memcpy(digits, name, n);
 	digits[n] = '\0';
@@ -211,16 +228,21 @@ static uint64_t exit_time(const struct counters_header *h)
 	return atomic_load_explicit(&h->exit_ns, memory_order_relaxed);
 }
 
-/* Whether what /proc says of PID is another process than H's writer. */
-static int another_process(const struct counters_header *h, const struct live_proc *p)
+/* What /proc says of PID is another process than H's writer: the pid was
+ * given to another since. */
+static int pid_reused(const struct counters_header *h, const struct live_proc *p)
 {
-	if (h->proc_start && p->start && h->proc_start != p->start)
-		return 1;			/* the pid was given to another process */
-	return (h->exec_code || h->exec_stack) && (p->code || p->stack) &&
-	       (h->exec_code != p->code || h->exec_stack != p->stack);	/* it exec'd */
+	return h->proc_start && p->start && h->proc_start != p->start;
 }
 
-int live_file_stale(int fd, long pid)
+/* What /proc says of PID is H's writer after an exec: another program. */
+static int exec_since(const struct counters_header *h, const struct live_proc *p)
+{
+	return (h->exec_code || h->exec_stack) && (p->code || p->stack) &&
+	       (h->exec_code != p->code || h->exec_stack != p->stack);
+}
+
+int live_file_state(int fd, long pid)
 {
 	struct counters_header h;
 	struct live_proc p;
@@ -228,17 +250,18 @@ int live_file_stale(int fd, long pid)
 	uint64_t ns;
 
 	if (ours && h.pid_ns && (ns = live_pid_ns()) && ns != h.pid_ns)
-		return 0;			/* its pid means another process here */
+		return LIVE_FILE_RUNNING;	/* its pid means another process here */
 	if (ours && exit_time(&h) && sys_clock_ns(CLOCK_REALTIME) - (int64_t)exit_time(&h) < LIVE_KEEP_GRACE_NS)
-		return 0;			/* kept at exit, for a reader */
+		return LIVE_FILE_RUNNING;	/* kept at exit, for a reader */
 	rc = live_proc_read(pid, &p);
-	if (rc == LIVE_PROC_GONE)
-		return 1;
-	if (rc != 0)
-		return 0;
-	if (p.state == 'Z' || p.state == 'X')
-		return 1;
-	return ours && another_process(&h, &p);
+	if (rc == LIVE_PROC_UNKNOWN)
+		return LIVE_FILE_RUNNING;
+	if (rc == 0 && p.state != 'Z' && p.state != 'X' && !(ours && pid_reused(&h, &p)))
+		return ours && exec_since(&h, &p) ? LIVE_FILE_STALE : LIVE_FILE_RUNNING;
+	/* Its writer has ended: without its exit (and its report), or after; a
+	 * fork child's may have exec'd (its end tells nothing). */
+	return ours && !exit_time(&h) && !(atomic_load_explicit(&h.state, memory_order_relaxed) & COUNTERS_FORKED)
+	       ? LIVE_FILE_ENDED : LIVE_FILE_STALE;
 }
 
 int live_unlink_same(int dirfd, const char *name, int fd)
@@ -251,31 +274,132 @@ int live_unlink_same(int dirfd, const char *name, int fd)
 	return unlinkat(dirfd, name, 0);
 }
 
-int live_remove(int dirfd, const char *name, int if_stale)
+int live_link(int dirfd, const char *name, int fd)
 {
+	char proc_path[64];
+	int rc;
+
+	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 2; tries++) {
+		rc = linkat(AT_FDCWD, proc_path, dirfd, name, AT_SYMLINK_FOLLOW);
+		if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
+			rc = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+		if (rc == 0 || errno != EEXIST)
+			break;
+		unlinkat(dirfd, name, 0);
+	}
+	return rc;
+}
+
+/* What the kept reports of a directory hold, and the oldest of them. */
+struct kept {
+	unsigned count;
+	uint64_t bytes;
+	char oldest[32];
+	struct timespec when;
+};
+
+static int count_kept(int dirfd, const char *name, void *arg)
+{
+	struct kept *k = arg;
 	struct stat st;
 	long pid;
-	int fd, removed;
 
-	if (!live_name_pid(name, &pid))
+	if (!live_kept_pid(name, &pid) || strlen(name) >= sizeof(k->oldest) ||
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 		return 0;
+	k->count++;
+	k->bytes += (uint64_t)st.st_blocks * 512;
+	/* When it was kept: named (a link changes the ctime), not last written. */
+	if (!k->oldest[0] || st.st_ctim.tv_sec < k->when.tv_sec ||
+	    (st.st_ctim.tv_sec == k->when.tv_sec && st.st_ctim.tv_nsec < k->when.tv_nsec)) {
+		strcpy(k->oldest, name);
+		k->when = st.st_ctim;
+	}
+	return 0;
+}
+
+void live_bound_kept(int dirfd)
+{
+	/* A descriptor of its own: its caller may be going through DIRFD (live_sweep()). */
+	int own = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	while (own >= 0) {
+		struct kept k = { 0 };
+
+		if (live_dir_each(own, count_kept, &k) != 0 || k.count <= 1 ||
+		    (k.count <= LIVE_KEPT_MAX && k.bytes <= LIVE_KEPT_BYTES) || unlinkat(own, k.oldest, 0) != 0)
+			break;
+	}
+	if (own >= 0)
+		close(own);
+}
+
+int live_settle(int dirfd, const char *name, int fd, long pid)
+{
+	char kept[32];
+	int state = live_file_state(fd, pid);
+
+	if (state == LIVE_FILE_ENDED) {
+		snprintf(kept, sizeof(kept), "%ld" LIVE_ENDED_SUFFIX, pid);
+		if (live_link(dirfd, kept, fd) != 0)
+			return LIVE_FILE_RUNNING;	/* left as it is, for the next reader */
+		live_bound_kept(dirfd);
+	}
+	if (state != LIVE_FILE_RUNNING)
+		live_unlink_same(dirfd, name, fd);
+	return state;
+}
+
+/* NAME in DIRFD, if it is a live file of ours (a regular file named for a
+ * pid, owned by us), open: its descriptor and *PID, or -1. */
+static int open_ours(int dirfd, const char *name, long *pid)
+{
+	struct stat st;
+	int fd;
+
+	if (!live_name_pid(name, pid))
+		return -1;
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 && !(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+int live_settle_name(int dirfd, const char *name)
+{
+	long pid;
+	int fd = open_ours(dirfd, name, &pid), gone;
+
 	if (fd < 0)
 		return 0;
-	removed = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-		  (!if_stale || live_file_stale(fd, pid)) && live_unlink_same(dirfd, name, fd) == 0;
+	gone = live_settle(dirfd, name, fd, pid) != LIVE_FILE_RUNNING;
+	close(fd);
+	return gone;
+}
+
+int live_remove(int dirfd, const char *name)
+{
+	long pid;
+	int fd = open_ours(dirfd, name, &pid), removed;
+
+	if (fd < 0)
+		return 0;
+	removed = live_unlink_same(dirfd, name, fd) == 0;
 	close(fd);
 	return removed;
 }
 
-static int remove_if_stale(int dirfd, const char *name, void *arg)
+static int settle_entry(int dirfd, const char *name, void *arg)
 {
 	(void)arg;
-	live_remove(dirfd, name, 1);
+	live_settle_name(dirfd, name);
 	return 0;
 }
 
 void live_sweep(int dirfd)
 {
-	live_dir_each(dirfd, remove_if_stale, NULL);
+	live_dir_each(dirfd, settle_entry, NULL);
 }

@@ -215,6 +215,30 @@ _Noreturn void cli_usage(const struct cli_command *c)
 	fail("usage: alloctag %s %s (alloctag %s --help)", c->name, synopsis, c->name);
 }
 
+/* The option cli_option() gave last, as written: "-s total", "--sort total", "--sort=total". */
+static char option_text[256];
+
+const char *cli_option_text(void)
+{
+	return option_text;
+}
+
+/* OPTION_TEXT for the option getopt_long() gave as KEY (ALL[LONG_INDEX], if
+ * it was written long), its value OPTARG, ending at ARGV[OPTIND - 1]. */
+static void keep_option_text(const struct option *all, int long_index, int key, char **argv)
+{
+	const char *name = long_index >= 0 ? all[long_index].name : NULL;
+	int one_word = optarg && optarg != argv[optind - 1];	/* "-stotal", "--sort=total" */
+	const char *joined = !one_word ? " " : name ? "=" : "";
+
+	if (name)
+		snprintf(option_text, sizeof(option_text), "--%s%s%s", name, optarg ? joined : "",
+			 optarg ? optarg : "");
+	else
+		snprintf(option_text, sizeof(option_text), "-%c%s%s", key, optarg ? joined : "",
+			 optarg ? optarg : "");
+}
+
 int cli_option(const struct cli_command *c, int argc, char **argv)
 {
 	struct option all[CLI_MAX_OPTIONS + 3] = {
@@ -223,7 +247,7 @@ int cli_option(const struct cli_command *c, int argc, char **argv)
 	};
 	char shorts[SHORTOPTS_MAX];
 	size_t n = 0, k = 2;
-	int key;
+	int key, long_index = -1;
 
 	/* '+': the operands end the options; ':' first: a missing value is told from an unknown option */
 	if (c->in_order)
@@ -240,7 +264,8 @@ int cli_option(const struct cli_command *c, int argc, char **argv)
 	}
 	shorts[n] = '\0';
 	opterr = 0;
-	key = getopt_long(argc, argv, shorts, all, NULL);
+	optarg = NULL;
+	key = getopt_long(argc, argv, shorts, all, &long_index);
 	if (key == OPTION_HELP) {
 		cli_print_command_help(c);
 		exit(0);
@@ -258,5 +283,7 @@ int cli_option(const struct cli_command *c, int argc, char **argv)
 	if (key == '?')
 		fail("no option %.*s (alloctag %s --help)", (int)strcspn(argv[optind - 1], "="),
 		     argv[optind - 1], c->name);
+	if (key != -1)
+		keep_option_text(all, long_index, key, argv);
 	return key;
 }

@@ -92,6 +92,9 @@ const struct cli_command *cli_command_named(const char *name);
  * the end of the options.
  */
 int cli_option(const struct cli_command *command, int argc, char **argv);
+/* The option cli_option() gave last, as written, with its value ("-s total",
+ * "--sort total", "--sort=total"): for a message of a bad value. */
+const char *cli_option_text(void);
 
 /* "alloctag COMMAND: usage: alloctag COMMAND SYNOPSIS", exit 2. */
 _Noreturn void cli_usage(const struct cli_command *command);

@@ -15,19 +15,23 @@
 	"The live directory: the first of $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID and " \
 	"/tmp/alloctag-UID that is the user's alone (owner, mode 0700, not a symbolic link). " \
 	"DIR/PID: the live counters of a running process (removed at exit); DIR/PID.report: the " \
-	"report of a process that ended and kept it (the last 64, at most 16 MiB)."
+	"report of a process that ended and kept it; DIR/PID.counters: the live counters of a " \
+	"process that was killed, as last seen (it wrote no report). Of these two, the last 64 " \
+	"are kept, in at most 16 MiB."
 
 const char cli_summary[] =
 	"read the per-call-site allocation counters of programs built with alloctag-cc";
 
 const char cli_description[] =
 	"A PID is a running process of yours built with alloctag-cc, or one that ended and kept "
-	"its report (alloctag ps -a lists both). A REPORT is what its runtime writes (allocinfo, "
+	"its report, or was killed and left its counters as last seen (alloctag ps -a lists "
+	"them all). A REPORT is what its runtime writes (allocinfo, "
 	"full or json) or a copy of the kernel's /proc/allocinfo. A TIMELINE is what alloctag "
 	"record writes, read at its last sample, or at the one named: TIMELINE@peak (the most "
 	"live bytes), TIMELINE@2.5s (the last sample at or before 2.5 s). A PID is all digits: "
-	"write ./123 for a file named so. A NAME, where no file has that name, is a program's: "
-	"its one running process, or, if none runs, the report it kept last.";
+	"write ./123 for a file named so. A NAME, where no file has that name, is a program's, "
+	"as is the program's own file (./server): its one running process, or, if none runs, the "
+	"last one to end.";
 
 const struct cli_command cli_commands[] = {
 	{ "top", "[PID | NAME | /proc/allocinfo | FILE]",
@@ -35,7 +39,8 @@ const struct cli_command cli_commands[] = {
 	  "Per site: live bytes and blocks, their growth since the refresh before, the bytes and "
 	  "calls allocated per second between the two (rate), total bytes and calls, peak bytes. "
 	  "The columns fit the terminal (the least used go first when it is narrow), the site "
-	  "takes the rest, a long path shortened in its middle. A report or /proc/allocinfo is "
+	  "takes the rest, a long one shortened: its directories first, its file's name and line "
+	  "kept. A report or /proc/allocinfo is "
 	  "read again at each refresh; a process that exits stays on screen with its final "
 	  "counters.\n\n"
 	  "With no operand: your one process with live counters; with several, a list to pick "
@@ -78,12 +83,14 @@ const struct cli_command cli_commands[] = {
 	  "Each process's pid, live bytes and blocks, sites and program.",
 	  STATUS_0_2, 0,
 	  { { 'a', "all", NULL, "Also the processes that ended and kept their report, marked "
-				"(exited)." },
+				"(exited), and those that were killed (a signal, or _exit()), "
+				"marked (killed): their counters as last seen." },
 	    { 'B', "bytes", NULL, "Live bytes exactly, not in KiB, MiB, ..." } } },
 	{ "leaks", "(PID | NAME | REPORT | TIMELINE)",
 	  "what was live at exit, by site, largest first",
 	  "The sites that held bytes or blocks when the process exited (its kept report, by its "
-	  "PID or its NAME, or a report), or that hold them now (a process that runs), largest "
+	  "PID or its NAME, or a report) or was last seen (it was killed), or that hold them now "
+	  "(a process that runs), largest "
 	  "first, with their total bytes and calls. The untagged line is what the C library and "
 	  "code built without alloctag-cc held.",
 	  STATUS_0_2, 0,
@@ -91,10 +98,11 @@ const struct cli_command cli_commands[] = {
 	{ "diff", "A B",
 	  "per-site change from A to B (reports, PIDs, names, timelines)",
 	  "Per site, the change of live bytes and blocks from A to B, largest first, with grew, "
-	  "shrank, new, gone, and the totals. When both say when they were read and have totals "
-	  "(processes, timelines' samples, kept reports), RATE and CALLS/S: what each site "
-	  "allocated per second between them. Sites match by file, line, module and function, and "
-	  "by column and callee when both sides have them.",
+	  "shrank, new, gone, and the totals. When A and B are readings of one run of a process, B "
+	  "the later (the same pid and start: a process read twice, two samples of one "
+	  "timeline), RATE and CALLS/S: what each site allocated per second between them. Sites "
+	  "match by file, line, module and function, and by column and callee when both sides "
+	  "have them.",
 	  "0 if A and B are the same, 1 if they differ, 2 on trouble (as diff(1)).", 0,
 	  { { 'a', "all", NULL, "Also the sites that did not change (same)." },
 	    { 'B', "bytes", NULL, "Bytes and counts exactly, not in KiB, MiB, k." } } },
@@ -105,8 +113,8 @@ const struct cli_command cli_commands[] = {
 	  "-- CMD, record starts CMD, leaves SIGINT to it and exits with its status.",
 	  "the status of CMD when given one, else 0; 2 on trouble.", 1,
 	  { { 'i', "interval", "INTERVAL", "Sample every INTERVAL (default 100ms; 1ms at least)." },
-	    { 'm', "max-size", "SIZE", "Keep the file under SIZE bytes (default 16M): when it is "
-				       "full, every other sample goes, the highest kept." },
+	    { 'm', "max-size", "SIZE", "Keep the file under SIZE bytes (default 16M, 64k at least): "
+				       "when it is full, every other sample goes, the highest kept." },
 	    { 'o', "output", "FILE", "The timeline's file (default alloctag-PID.timeline)." } } },
 	{ "plot", "(TIMELINE | REPORT | PID | NAME)...",
 	  "one self-contained HTML page: charts over time and a table of all sites; several compared",
@@ -140,7 +148,8 @@ const struct cli_variable cli_variables[] = {
 	{ "COLUMNS", "The width of the tables of top -b, snapshot, leaks and diff when the output is "
 		     "not a terminal (else a terminal's width, else any)." },
 	{ "XDG_RUNTIME_DIR", "The first place of the live directory (FILES); a process's own, from "
-			     "/proc/PID/environ, is looked in first." },
+			     "/proc/PID/environ, is looked in first, and a login session's, "
+			     "/run/user/UID/alloctag, last." },
 };
 const size_t cli_nvariables = ARRAY_SIZE(cli_variables);
 
@@ -233,8 +242,12 @@ const struct cli_section runtime_sections[] = {
 	  "that cannot be written, a closed pipe), and when ALLOCTAG_REPORT is unset and stderr "
 	  "is not a terminal (a pipe, a test harness, a service), the report is kept in the live "
 	  "directory as DIR/PID.report (json), with a note saying why: alloctag ps -a lists "
-	  "them, and every alloctag command reads one by the process's PID. The last 64 (at most "
-	  "16 MiB) are kept, the oldest removed first. A set-user-ID program writes no file." },
+	  "them, and every alloctag command reads one by the process's PID. A process killed by a "
+	  "signal (or ending in _exit()) writes no report: its live file, its counters as last "
+	  "seen, is kept as DIR/PID.counters by the next process of yours to start the runtime "
+	  "(or the next alloctag command to find it), and read as its report. The last 64 of "
+	  "these (at most 16 MiB) are kept, the oldest removed first. A set-user-ID program "
+	  "writes no file." },
 	{ "FILES", LIVE_DIRECTORY },
 };
 const size_t runtime_nsections = ARRAY_SIZE(runtime_sections);

@@ -9,10 +9,10 @@
  *   +4.0 KiB      +1   new      0 B   4.0 KiB  demo.c:82 func:main
  *   total: +12.0 KiB, +3 blocks (A: 4.0 KiB in 1 block, B: 16.0 KiB in 4 blocks)
  *
- * Numbers for people (exact with -B).  When both sides say when they were
- * read and their totals (live processes, timelines' samples, kept reports)
- * the columns RATE and CALLS/S say what each site allocated per second
- * between them.
+ * Numbers for people (exact with -B).  When A and B are readings of one
+ * run of a process, B the later (the process read twice, two samples of a
+ * timeline: snapshot_same_run()), the columns RATE and CALLS/S say what
+ * each site allocated per second between them.
  * Sites are matched by file, line, module and function, and by column and
  * callee too when both sides know them (a report in the allocinfo format
  * does not); sites that then fall together are summed.  Largest change of
@@ -139,6 +139,7 @@ static void put_total(struct buf *out, const struct snapshot *a, const struct sn
 	int64_t ab, ac, bb, bc;
 	char t[6][48];
 
+	how |= NUMBER_UNIT;
 	sums(a, &ab, &ac);
 	sums(b, &bb, &bc);
 	buf_printf(out, "total: %s, %s block%s (A: %s in %s block%s, B: %s in %s block%s)",
@@ -191,6 +192,21 @@ static void put_change(struct table *t, const struct change *ch, unsigned how, i
 	buf_free(&site);
 }
 
+/* OPERAND read into S: "NAME (pid 4242)" into LABEL when a program's name
+ * gave the pid (of several runs, the last), else OPERAND. */
+static void read_side(struct snapshot *s, const char *operand, struct buf *label)
+{
+	struct source src;
+	long pid;
+
+	if (source_resolve(&src, operand) || source_read(s, &src))
+		fail_error();
+	buf_puts(label, operand);
+	if (src.pid && !is_pid_argument(operand, &pid))
+		buf_printf(label, " (pid %ld)", src.pid);
+	source_free(&src);
+}
+
 int diff_run(const char *name_a, const char *name_b, int all, int exact)
 {
 	static const char *const headers[DIFF_COLUMNS] = { "CHANGE", "BLOCKS", "WHAT", "LIVE A", "LIVE B", "RATE",
@@ -200,15 +216,16 @@ int diff_run(const char *name_a, const char *name_b, int all, int exact)
 	struct change *changes;
 	struct site_row sum = { 0 };
 	struct table t;
-	struct buf out = { 0 };
+	struct buf out = { 0 }, label_a = { 0 }, label_b = { 0 };
 	unsigned how = exact ? NUMBER_EXACT : 0;
 	int columns, changed = 0;
 	int64_t dt;
 	size_t n;
 
-	if (snapshot_read(&a, name_a) || snapshot_read(&b, name_b))
-		fail_error();
-	dt = a.time_ns && b.time_ns && a.has_totals && b.has_totals ? b.time_ns - a.time_ns : 0;
+	read_side(&a, name_a, &label_a);
+	read_side(&b, name_b, &label_b);
+	dt = snapshot_same_run(&a, &b) && a.time_ns && b.time_ns && a.has_totals && b.has_totals
+	     ? b.time_ns - a.time_ns : 0;
 	columns = has_columns(&a) && has_columns(&b);
 	normalize(&a, columns);
 	normalize(&b, columns);
@@ -226,7 +243,7 @@ int diff_run(const char *name_a, const char *name_b, int all, int exact)
 	}
 	t.hidden[DIFF_RATE] = t.hidden[DIFF_CALL_RATE] = dt <= 0;
 	table_fit(&t, output_width(), DIFF_CHANGE);
-	buf_printf(&out, "A: %s\nB: %s\n", name_a, name_b);
+	buf_printf(&out, "A: %s\nB: %s\n", label_a.data, label_b.data);
 	table_put_header(&t, &out);
 	buf_puts(&out, "\n");
 	for (size_t i = 0; i < t.nrows; i++) {
@@ -237,6 +254,8 @@ int diff_run(const char *name_a, const char *name_b, int all, int exact)
 	if (write_file("-", &out))
 		fail_error();
 	buf_free(&out);
+	buf_free(&label_a);
+	buf_free(&label_b);
 	table_free(&t);
 	free(changes);
 	snapshot_clear(&a);

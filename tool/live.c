@@ -20,8 +20,7 @@
 #include "live_dir.h"
 #include "report_parse.h"
 
-#define LIVE_DIR_XDG	"alloctag"		/* under $XDG_RUNTIME_DIR, as live_dir.c says */
-#define MAX_CANDIDATES	4
+#define MAX_CANDIDATES	5	/* the target's, the runtime's three, the session's */
 #define PROC_TEXT_MAX	65536
 
 /* ---- the process ------------------------------------------------------ */
@@ -115,19 +114,30 @@ static void explain_absent(long pid)
 
 /* ---- the live directory and file ---------------------------------------- */
 
-/* The live directories to look in: the runtime's candidates (live_dir.h),
- * after the target's own $XDG_RUNTIME_DIR/alloctag when it differs from ours. */
+/* DIRS[N] kept, if it is none of DIRS[0] to DIRS[N - 1]: the new N. */
+static int add_candidate(char (*dirs)[LIVE_PATH_MAX], int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(dirs[i], dirs[n]))
+			return n;
+	return n + 1;
+}
+
+/* The live directories to look in, each once: a running PID's own (its
+ * $XDG_RUNTIME_DIR's), the runtime's candidates (live_dir.h), then the
+ * login session's, which a process of the user's may have used where we do
+ * not (PID 0: no process). */
 static int candidates(char (*dirs)[LIVE_PATH_MAX], long pid)
 {
-	char *target_xdg = proc_env(pid, "XDG_RUNTIME_DIR");
+	char *target_xdg = pid ? proc_env(pid, "XDG_RUNTIME_DIR") : NULL;
 	int n = 0;
 
-	if (target_xdg && target_xdg[0] == '/' &&
-	    (size_t)snprintf(dirs[n], LIVE_PATH_MAX, "%s/" LIVE_DIR_XDG, target_xdg) < LIVE_PATH_MAX)
-		n++;
+	if (live_dir_under(target_xdg, dirs[n], LIVE_PATH_MAX) == 0)
+		n = add_candidate(dirs, n);
 	for (int i = 0; n < MAX_CANDIDATES && live_dir_candidate(i, dirs[n], LIVE_PATH_MAX) == 0; i++)
-		if (!n || strcmp(dirs[0], dirs[n]))
-			n++;
+		n = add_candidate(dirs, n);
+	if (n < MAX_CANDIDATES && live_dir_session(dirs[n], LIVE_PATH_MAX) == 0)
+		n = add_candidate(dirs, n);
 	free(target_xdg);
 	return n;
 }
@@ -204,8 +214,9 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		close(fd);
 		fd = -1;
 	}
-	if (fd >= 0 && live_file_stale(fd, pid)) {	/* the runtime's own rule (live_dir.h) */
-		live_unlink_same(dirfd, name, fd);
+	/* The runtime's own rule (live_dir.h): a stale file removed, an ended
+	 * process's kept as PID.counters, read as its kept report. */
+	if (fd >= 0 && live_settle(dirfd, name, fd, pid) != LIVE_FILE_RUNNING) {
 		close(fd);
 		fd = LIVE_ABSENT;
 	}
@@ -524,6 +535,7 @@ static int read_counters(struct live *l, struct snapshot *s)
 	state = atomic_load_explicit(&h->state, memory_order_acquire);
 	s->program = strndup(h->program, PROGRAM_MAX - 1);
 	s->pid = h->pid;
+	s->proc_start_ns = h->start_ns;
 	s->exited = atomic_load_explicit(&h->exit_ns, memory_order_acquire) != 0 ||
 		    !(state & COUNTERS_RUNNING);
 	s->frees_unseen = !!(state & COUNTERS_FREE_UNSEEN);
@@ -563,7 +575,7 @@ int live_exited(struct live *l)
 			 !(atomic_load_explicit(&h->state, memory_order_acquire) & COUNTERS_RUNNING);
 	}
 	bus_armed = 0;
-	return exited || live_file_stale(l->fd, l->pid);
+	return exited || live_file_state(l->fd, l->pid) != LIVE_FILE_RUNNING;
 }
 
 void live_close(struct live *l)
@@ -586,45 +598,145 @@ void live_close(struct live *l)
 
 /* ---- kept reports -------------------------------------------------------- */
 
-/* PID's kept report in the directory DIR, into S: 0, LIVE_ABSENT or -1. */
-static int kept_in(const char *dir, long pid, struct snapshot *s)
+#define ENDED_NOTE	"it ended without its report (killed by a signal, or _exit()): its counters as last seen"
+
+static int64_t stat_ns(const struct timespec *t)
 {
-	char name[32], path[LIVE_PATH_MAX + 32];
-	struct buf b = { 0 };
-	struct stat st;
-	int dirfd = open_live_dir(dir), fd, rc = -1;
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* The strings of S's sites copied: S outlives the reader they belong to. */
+static void own_strings(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct site *site = &s->sites[i];
+
+		site->file = xstrdup(site->file);
+		site->function = xstrdup(site->function);
+		site->module = xstrdup(site->module);
+		site->callee = xstrdup(site->callee);
+	}
+	s->borrowed = 0;
+}
+
+/* The kept file NAME in the live directory DIR, open and checked (a regular
+ * file, ours, closed to others), its path in PATH and what fstat() says in
+ * *ST: a descriptor, LIVE_ABSENT or -1. */
+static int open_kept(const char *dir, const char *name, char *path, size_t size, struct stat *st)
+{
+	int dirfd = open_live_dir(dir), fd;
 
 	if (dirfd < 0)
 		return dirfd;
-	snprintf(name, sizeof(name), "%ld" LIVE_REPORT_SUFFIX, pid);
-	fd = (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path)
-	     ? open_nofollow(dirfd, name, path, O_RDONLY) : LIVE_ABSENT;
+	fd = (size_t)snprintf(path, size, "%s/%s", dir, name) < size ? open_nofollow(dirfd, name, path, O_RDONLY)
+								      : LIVE_ABSENT;
 	close(dirfd);
-	if (fd < 0)
-		return fd;
-	if (!fstat(fd, &st) && !check_owned(&st, path, S_IFREG, "regular file") && !read_fd(fd, path, &b))
-		rc = report_parse(s, b.data, b.len, path);
-	close(fd);
-	buf_free(&b);
-	if (rc == 0) {
-		s->exited = 1;
-		s->pid = pid;
-		s->time_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	if (fd >= 0 && (fstat(fd, st) || check_owned(st, path, S_IFREG, "regular file"))) {
+		close(fd);
+		fd = -1;
 	}
+	return fd;
+}
+
+/* A kept report (json), open at FD on PATH, into S: 0, or -1. */
+static int read_kept_report(struct snapshot *s, int fd, const char *path, const struct stat *st)
+{
+	struct buf b = { 0 };
+	int rc = read_fd(fd, path, &b) ? -1 : report_parse(s, b.data, b.len, path);
+
+	buf_free(&b);
+	if (rc == 0)
+		s->time_ns = stat_ns(&st->st_mtim);	/* written at exit */
 	return rc;
+}
+
+/* The live file of a process that ended without its report (PID.counters),
+ * open at FD on PATH, into S: its counters as last seen, when unknown. */
+static int read_kept_counters(struct snapshot *s, int fd, const char *path, long pid)
+{
+	struct live l;
+	int rc;
+
+	live_init(&l, pid);
+	l.fd = fd;
+	snprintf(l.path, sizeof(l.path), "%s", path);
+	rc = attach(&l);
+	if (rc == LIVE_ABSENT)
+		error_set("%s: empty: its process ended as it started", path);
+	rc = rc ? -1 : live_read(&l, s);
+	if (rc == 0) {
+		own_strings(s);
+		s->unreported = 1;
+		s->time_ns = 0;
+		snapshot_add_note(s, ENDED_NOTE);
+	}
+	live_close(&l);
+	return rc;
+}
+
+/* Of PID's kept files (PID.report, PID.counters) in the live directories,
+ * the one kept last: open, its path in PATH, *ST: a descriptor, LIVE_ABSENT
+ * or -1 (refused). */
+static int open_newest_kept(long pid, char *path, size_t size, struct stat *st)
+{
+	static const char *const suffixes[] = { LIVE_REPORT_SUFFIX, LIVE_ENDED_SUFFIX };
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX], name[32], at[PATH_MAX];
+	int n = candidates(dirs, pid), newest = LIVE_ABSENT;
+	struct stat here;
+
+	for (int i = 0; i < n; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(suffixes); k++) {
+			int fd;
+
+			snprintf(name, sizeof(name), "%ld%s", pid, suffixes[k]);
+			fd = open_kept(dirs[i], name, at, sizeof(at), &here);
+			if (fd == -1 && newest < 0)
+				newest = -1;
+			if (fd < 0)
+				continue;
+			if (newest >= 0 && stat_ns(&here.st_ctim) <= stat_ns(&st->st_ctim)) {
+				close(fd);
+				continue;
+			}
+			if (newest >= 0)
+				close(newest);
+			newest = fd;
+			*st = here;
+			snprintf(path, size, "%s", at);
+		}
+	return newest;
+}
+
+/* PATH is a killed process's kept counters (PID.counters), not a report. */
+static int kept_counters(const char *path)
+{
+	size_t len = strlen(path), suffix = strlen(LIVE_ENDED_SUFFIX);
+
+	return len > suffix && !strcmp(path + len - suffix, LIVE_ENDED_SUFFIX);
 }
 
 int live_kept_report(struct snapshot *s, long pid)
 {
-	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
-	int n = candidates(dirs, pid), rc = LIVE_ABSENT;
+	char path[PATH_MAX] = "";
+	struct stat st = { 0 };
+	int fd = open_newest_kept(pid, path, sizeof(path), &st), rc;
 
-	for (int i = 0; i < n && rc == LIVE_ABSENT; i++) {
-		memset(s, 0, sizeof(*s));
-		rc = kept_in(dirs[i], pid, s);
-	}
-	if (rc == LIVE_ABSENT)
+	memset(s, 0, sizeof(*s));
+	if (fd == LIVE_ABSENT)
 		error_set("no report of process %ld is kept", pid);
+	if (fd < 0)
+		return fd;
+	if (kept_counters(path)) {
+		rc = read_kept_counters(s, fd, path, pid);	/* closes FD */
+	} else {
+		rc = read_kept_report(s, fd, path, &st);
+		close(fd);
+	}
+	if (rc == 0) {
+		s->exited = 1;
+		s->pid = pid;
+		s->ended_ns = stat_ns(&st.st_ctim);	/* named, kept */
+	}
 	return rc;
 }
 
@@ -639,16 +751,14 @@ int live_process_ended(long pid)
 int live_snapshot_or_kept(struct snapshot *s, long pid)
 {
 	char why[1024];
-	int rc;
+	int rc = live_snapshot(s, pid);
 
-	if (live_snapshot(s, pid) == 0)
-		return 0;
-	if (!live_process_ended(pid))
-		return -1;
+	if (rc == 0 || (rc == -1 && !live_process_ended(pid)))
+		return rc ? -1 : 0;
 	snprintf(why, sizeof(why), "%s", error_get());
 	rc = live_kept_report(s, pid);
 	if (rc == LIVE_ABSENT)
-		error_set("%s", why);	/* no report kept: why there are no live counters */
+		error_set("%s", why);	/* none kept: why there are no live counters */
 	return rc ? -1 : 0;
 }
 
@@ -657,18 +767,12 @@ int live_snapshot(struct snapshot *s, long pid)
 	struct live l;
 	int rc = live_open(&l, pid);
 
+	memset(s, 0, sizeof(*s));
 	if (rc)
-		return -1;
+		return rc;
 	rc = live_read(&l, s);
-	for (size_t i = 0; rc == 0 && i < s->n; i++) {	/* S outlives L: its own strings */
-		struct site *site = &s->sites[i];
-
-		site->file = xstrdup(site->file);
-		site->function = xstrdup(site->function);
-		site->module = xstrdup(site->module);
-		site->callee = xstrdup(site->callee);
-	}
-	s->borrowed = 0;
+	if (rc == 0)
+		own_strings(s);
 	live_close(&l);
 	return rc;
 }
@@ -686,12 +790,13 @@ static int cmp_long(const void *a, const void *b)
  * once, sorted: live files, or kept reports, as NAMED says. */
 static size_t named_pids(long **out, int (*named)(const char *name, long *pid))
 {
-	char path[LIVE_PATH_MAX];
+	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX];
+	int ndirs = candidates(dirs, 0);
 	size_t n = 0, cap = 0, unique = 0;
 	long *pids = NULL;
 
-	for (int d = 0; live_dir_candidate(d, path, sizeof(path)) == 0; d++) {
-		DIR *dir = opendir(path);
+	for (int d = 0; d < ndirs; d++) {
+		DIR *dir = opendir(dirs[d]);
 		struct dirent *e;
 		long pid;
 
@@ -712,52 +817,56 @@ static size_t named_pids(long **out, int (*named)(const char *name, long *pid))
 	return unique;
 }
 
-/* A kept report, of a process that has ended. */
-static int read_ended(struct snapshot *s, long pid)
+/* The process S is a reading of, added to *V (of *COUNT); S cleared. */
+static void add_process(struct live_process **v, size_t *count, struct snapshot *s)
 {
-	return live_process_ended(pid) ? live_kept_report(s, pid) : -1;
+	struct live_process *p;
+
+	*v = xrealloc(*v, (*count + 1) * sizeof(**v));
+	p = &(*v)[(*count)++];
+	memset(p, 0, sizeof(*p));
+	p->pid = s->pid;
+	p->ended = s->ended_ns != 0;	/* read from what it kept */
+	p->unreported = s->unreported;
+	p->program = xstrdup(s->program ? s->program : "?");
+	p->when_ns = s->exited ? s->ended_ns : s->time_ns;
+	p->nsites = s->n;
+	for (size_t k = 0; k < s->n; k++) {
+		p->bytes += s->sites[k].bytes;
+		p->blocks += s->sites[k].calls;
+	}
+	snapshot_clear(s);
 }
 
-/* Each of the N PIDS that READ reads into *V (of *COUNT), ENDED or not. */
-static void list_read(struct live_process **v, size_t *count, const long *pids, size_t n,
-		      int (*read)(struct snapshot *s, long pid), int ended)
+/* Whether one of the first N of V is the process PID. */
+static int listed(const struct live_process *v, size_t n, long pid)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct live_process *p;
-		struct snapshot s;
-
-		if (read(&s, pids[i]))
-			continue;	/* stale (now removed), refused or gone */
-		*v = xrealloc(*v, (*count + 1) * sizeof(**v));
-		p = &(*v)[(*count)++];
-		memset(p, 0, sizeof(*p));
-		p->pid = pids[i];
-		p->ended = ended;
-		p->program = xstrdup(s.program ? s.program : "?");
-		p->when_ns = s.time_ns;
-		p->nsites = s.n;
-		for (size_t k = 0; k < s.n; k++) {
-			p->bytes += s.sites[k].bytes;
-			p->blocks += s.sites[k].calls;
-		}
-		snapshot_clear(&s);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid == pid)
+			return 1;
+	return 0;
 }
 
 size_t live_list(struct live_process **out, int with_ended)
 {
-	size_t count = 0, n;
+	size_t count = 0, running, n;
+	struct snapshot s;
 	long *pids;
 
 	*out = NULL;
 	n = named_pids(&pids, live_name_pid);
-	list_read(out, &count, pids, n, live_snapshot, 0);
+	for (size_t i = 0; i < n; i++)
+		if (live_snapshot(&s, pids[i]) == 0)	/* else stale (now removed), ended (now kept), refused */
+			add_process(out, &count, &s);
 	free(pids);
-	if (with_ended) {
-		n = named_pids(&pids, live_report_pid);
-		list_read(out, &count, pids, n, read_ended, 1);
-		free(pids);
-	}
+	if (!with_ended)
+		return count;
+	running = count;
+	n = named_pids(&pids, live_kept_pid);
+	for (size_t i = 0; i < n; i++)	/* a pid that runs again is that process */
+		if (!listed(*out, running, pids[i]) && live_kept_report(&s, pids[i]) == 0)
+			add_process(out, &count, &s);
+	free(pids);
 	return count;
 }
 

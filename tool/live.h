@@ -7,14 +7,17 @@
  * Where: DIR/PID for the first of the runtime's live directories
  * (runtime/live_dir.h: $XDG_RUNTIME_DIR/alloctag, /dev/shm/alloctag-UID,
  * /tmp/alloctag-UID; first the target's own $XDG_RUNTIME_DIR, from
- * /proc/PID/environ, when it differs from ours) that holds its file.
+ * /proc/PID/environ, when it differs from ours; last a login session's,
+ * /run/user/UID/alloctag, where a process of ours may have kept its report
+ * though we run without it) that holds its file.
  *
  * The reader enforces what the writer promises: the directory and the file
  * must be ours alone (owner = our effective uid, no permission for group or
  * others), never a symbolic link (O_NOFOLLOW at each of the two last steps,
  * checked on the open descriptor), the file a regular one.  A file whose
- * writer is gone (died, or exec'd: live_file_stale(), the runtime's own
- * rule, from live_dir.h) is stale: it is removed and ignored.
+ * writer is gone is settled by the runtime's own rule (live_dir.h,
+ * live_settle()): stale (exited, exec'd) removed and ignored; ended without
+ * its exit (killed) kept as DIR/PID.counters, its kept report.
  *
  * The process must be ours too: another user's process is refused even for
  * root (run alloctag as that user).
@@ -24,7 +27,8 @@
  * and `top` show the last state of a program that exited.  A process whose
  * report could not go where it was asked to (or had nowhere to go: stderr
  * not a terminal) kept it beside its live file, DIR/PID.report, checked as
- * a live file is; snapshot and ps -a read it by its pid.
+ * a live file is; snapshot and ps -a read it by its pid, or the counters a
+ * killed process left, DIR/PID.counters, whichever was kept last.
  */
 #ifndef ALLOCTAG_TOOL_LIVE_H
 #define ALLOCTAG_TOOL_LIVE_H
@@ -68,14 +72,16 @@ int live_read(struct live *l, struct snapshot *s);
 int live_exited(struct live *l);
 void live_close(struct live *l);
 
-/* live_open, live_read, live_close. */
+/* live_open, live_read, live_close: 0, LIVE_ABSENT (no live file) or -1. */
 int live_snapshot(struct snapshot *s, long pid);
-/* The same, or for a process that has ended, the report it kept in its
- * live directory (runtime/live_dir.h), if any: what a PID argument reads. */
+/* The same, or for a process that has ended (or a pid whose process has no
+ * live file), the report it kept in its live directory (runtime/live_dir.h),
+ * if any: what a PID argument reads. */
 int live_snapshot_or_kept(struct snapshot *s, long pid);
 
-/* PID's kept report (DIR/PID.report) into S, marked exited: 0, LIVE_ABSENT
- * or -1 (refused, corrupt), the error set. */
+/* PID's kept report (DIR/PID.report, or DIR/PID.counters: unreported, a
+ * note saying so, when it is unknown), the one kept last, into S, marked
+ * exited: 0, LIVE_ABSENT or -1 (refused, corrupt), the error set. */
 int live_kept_report(struct snapshot *s, long pid);
 /* No process PID runs (gone, or a zombie). */
 int live_process_ended(long pid);
@@ -84,10 +90,11 @@ int live_process_ended(long pid);
 struct live_process {
 	long pid;
 	int ended;		/* its kept report: it has ended */
+	int unreported;		/* ended without its report: its counters as last seen */
 	char *program;
 	int64_t bytes, blocks;	/* live */
 	size_t nsites;
-	int64_t when_ns;	/* CLOCK_REALTIME of the reading (ended: when the report was kept) */
+	int64_t when_ns;	/* CLOCK_REALTIME of the reading (ended: when its report was kept) */
 };
 /* Those running, by pid, then (WITH_ENDED) those ended, by pid; *OUT to free. */
 size_t live_list(struct live_process **out, int with_ended);

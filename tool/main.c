@@ -7,7 +7,8 @@
  * This file is the command line's (cli.h): each command's arguments turned
  * into its view's options (views.h), the view run.  Exit status: what the
  * view gives (0 on success; diff: 1 if something changed; record -- CMD:
- * CMD's), EXIT_TROUBLE (2) with one line on stderr for bad input or usage.
+ * CMD's), EXIT_TROUBLE (2) with one line on stderr for bad input or usage,
+ * or a standard output that could not be written (close_stdout(), at exit).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "source.h"
 #include "report_write.h"
+#include "timeline.h"
 #include "views.h"
 
 #define PLOT_MAX_OPERANDS	10	/* runs on one page: as many as the palette tells apart */
@@ -30,13 +32,13 @@ static int operands(const struct cli_command *c, int argc, int min, int max)
 	return n;
 }
 
-/* -KEY VALUE: a count from 1 to MAX, else one line saying it is not WHAT. */
-static uint64_t count_option(int key, const char *value, uint64_t max, const char *what)
+/* An option's VALUE: a count from 1 to MAX, else one line saying it is not WHAT. */
+static uint64_t count_option(const char *value, uint64_t max, const char *what)
 {
 	uint64_t v;
 
 	if (parse_u64(value, &v) || !v || v > max)
-		fail("-%c %s: not %s", key, value, what);
+		fail("%s: not %s", cli_option_text(), what);
 	return v;
 }
 
@@ -62,13 +64,13 @@ static int run_top(const struct cli_command *c, int argc, char **argv)
 	while ((key = cli_option(c, argc, argv)) != -1) {
 		if (key == 'd' && ((o.delay_ns = parse_duration(optarg)) < TOP_MIN_DELAY_NS ||
 				   o.delay_ns > TOP_MAX_DELAY_NS))
-			fail("-d %s: not a delay from 0.1 s to an hour", optarg);
+			fail("%s: not a delay from 0.1 s to an hour", cli_option_text());
 		else if (key == 's' && (o.sort = top_sort_key(optarg)) < 0)
-			fail("-s %s: no such column: %s", optarg, top_sort_keys_text());
+			fail("%s: no such column: %s", cli_option_text(), top_sort_keys_text());
 		else if (key == 'f')
 			o.filter = optarg;
 		else if (key == 'n')
-			o.count = count_option(key, optarg, 1000000, "a count of refreshes");
+			o.count = count_option(optarg, 1000000, "a count of refreshes");
 		else if (key == 'b')
 			o.batch = 1;
 		else if (key == 'B')
@@ -133,9 +135,12 @@ static int run_record(const struct cli_command *c, int argc, char **argv)
 
 	while ((key = cli_option(c, argc, argv)) != -1) {
 		if (key == 'i' && (o.interval_ns = parse_duration(optarg)) < 1000000)
-			fail("-i %s: not an interval of at least 1ms (100ms, 0.5s, 2)", optarg);
+			fail("%s: not an interval of at least 1ms (100ms, 0.5s, 2)", cli_option_text());
 		else if (key == 'm' && (o.max_bytes = parse_size(optarg)) < 0)
-			fail("-m %s: not a size (16M, 512k, 1G)", optarg);
+			fail("%s: not a size (16M, 512k, 1G)", cli_option_text());
+		else if (key == 'm' && o.max_bytes < TIMELINE_MIN_BYTES)
+			fail("%s: less than %dk, the smallest a timeline is kept in", cli_option_text(),
+			     TIMELINE_MIN_BYTES >> 10);
 		else if (key == 'o')
 			o.output = optarg;
 	}
@@ -165,7 +170,7 @@ static int run_plot(const struct cli_command *c, int argc, char **argv)
 		if (key == 'o')
 			output = optarg;
 		else if (key == 'n')
-			sites = count_option(key, optarg, 1000, "a number of sites from 1 to 1000");
+			sites = count_option(optarg, 1000, "a number of sites from 1 to 1000");
 	}
 	return plot_run(argv + optind, operands(c, argc, 1, PLOT_MAX_OPERANDS), output, sites);
 }
@@ -191,6 +196,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	atexit(close_stdout);
 	if (argc < 2)
 		fail("usage: alloctag COMMAND [OPTION]... [OPERAND]... (alloctag --help lists the commands)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -206,6 +212,8 @@ int main(int argc, char **argv)
 			fail("no manual %s (alloctag.1, alloctag-cc.1, alloctag.7, alloctag.bash, alloctag-cc.help)", argv[1] + 9);
 		return 0;
 	}
+	if (argv[1][0] == '-')
+		fail("no option %.*s (alloctag --help)", (int)strcspn(argv[1], "="), argv[1]);
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++)
 		if (!strcmp(argv[1], runs[i].name)) {
 			static char name[64];

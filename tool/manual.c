@@ -63,16 +63,19 @@ static void roff_paragraphs(const char *text)
 	}
 }
 
-static void roff_header(const char *name, int section, const char *summary)
+/* The page FILE ("alloctag-cc.1"), in section SECTION, of NAME ("alloctag-cc,
+ * alloctag-c++"): its title, the file's name in capitals ("ALLOCTAG-CC",
+ * quoted: one argument of .TH whatever it holds), and its NAME section. */
+static void roff_header(const char *file, const char *name, int section, const char *summary)
 {
 	char upper[32];
 	size_t i;
 
-	for (i = 0; name[i] && i + 1 < sizeof(upper); i++)
-		upper[i] = name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i];
+	for (i = 0; file[i] && file[i] != '.' && i + 1 < sizeof(upper); i++)
+		upper[i] = file[i] >= 'a' && file[i] <= 'z' ? file[i] - 'a' + 'A' : file[i];
 	upper[i] = '\0';
 	printf(".\\\" Made by alloctag --manual from tool/cli_table.c: edit that, not this.\n");
-	printf(".TH %s %d \"\" \"alloctag %s\" \"%s\"\n", upper, section, ALLOCTAG_VERSION,
+	printf(".TH \"%s\" %d \"\" \"alloctag %s\" \"%s\"\n", upper, section, ALLOCTAG_VERSION,
 	       section == 1 ? "User Commands" : "Miscellaneous Information Manual");
 	puts(".nh\n.ad l\n.SH NAME");
 	roff_text(name, strlen(name));
@@ -190,7 +193,7 @@ static void write_page(const struct page *p)
 {
 	size_t nsee = 0;
 
-	roff_header(p->name, p->section, p->summary);
+	roff_header(p->file, p->name, p->section, p->summary);
 	if (p->synopsis)
 		printf(".SH SYNOPSIS\n%s", p->synopsis);
 	puts(".SH DESCRIPTION");

@@ -12,7 +12,8 @@
  * stacked areas.  Each of the eight is a section of the page, shown when
  * the page's address names it (#rate-log-stacked: the links above the
  * chart, CSS's :target) and #live-linear-lines by default.  Then a table
- * of every site.  One report (or a process now): a bar per site.
+ * of every site (its numbers for people, each exactly in its title: what a
+ * pointer over it shows).  One report (or a process now): a bar per site.
  *
  * Several: compared on one page.  Timelines: the total of each over time
  * (live or rate, linear or log); otherwise a bar per run for each site.
@@ -604,14 +605,19 @@ static void put_run_views(struct buf *b, const struct run *r, size_t nshown, int
 
 /* ---- tables ------------------------------------------------------------- */
 
-static void put_number_cell(struct buf *b, int64_t v, int known)
+/* V, bytes or a count as HOW says (number_text()'s), for people, exactly
+ * in its title (what a pointer over it shows); a dash if not KNOWN. */
+static void put_number_cell(struct buf *b, int64_t v, unsigned how, int known)
 {
-	buf_puts(b, "<td>");
-	if (known)
-		grouped(b, v);
-	else
-		buf_puts(b, "&ndash;");
-	buf_puts(b, "</td>");
+	char text[48];
+
+	if (!known) {
+		buf_puts(b, "<td>&ndash;</td>");
+		return;
+	}
+	buf_puts(b, "<td title=\"");
+	grouped(b, v);
+	buf_printf(b, "%s\">%s</td>", how & NUMBER_BYTES ? " bytes" : "", number_text(text, sizeof(text), v, how));
 }
 
 static void put_place_cells(struct buf *b, const struct site *site)
@@ -642,13 +648,13 @@ static void put_table(struct buf *b, const struct snapshot *s, const int64_t *ma
 		const struct site *site = &s->sites[i];
 
 		put_place_cells(b, site);
-		put_number_cell(b, site->bytes, 1);
-		put_number_cell(b, site->calls, 1);
-		put_number_cell(b, site->total_bytes, s->has_totals);
-		put_number_cell(b, site->total_calls, s->has_totals);
-		put_number_cell(b, site->peak, s->has_totals);
+		put_number_cell(b, site->bytes, NUMBER_BYTES, 1);
+		put_number_cell(b, site->calls, 0, 1);
+		put_number_cell(b, site->total_bytes, NUMBER_BYTES, s->has_totals);
+		put_number_cell(b, site->total_calls, 0, s->has_totals);
+		put_number_cell(b, site->peak, NUMBER_BYTES, s->has_totals);
 		if (max_live)
-			put_number_cell(b, max_live[i], 1);
+			put_number_cell(b, max_live[i], NUMBER_BYTES, 1);
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table></div>\n");
@@ -875,8 +881,8 @@ static void put_compare_table(struct buf *b, struct snapshot *const *s, size_t n
 			const struct site *at = j < count && all[j].run == k && site_same_place(all[j].site, all[i].site)
 						? all[j++].site : NULL;
 
-			put_number_cell(b, at ? at->bytes : 0, 1);
-			put_number_cell(b, at ? at->total_bytes : 0, at && s[k]->has_totals);
+			put_number_cell(b, at ? at->bytes : 0, NUMBER_BYTES, 1);
+			put_number_cell(b, at ? at->total_bytes : 0, NUMBER_BYTES, at && s[k]->has_totals);
 		}
 		buf_puts(b, "</tr>\n");
 		while (j < count && site_same_place(all[j].site, all[i].site))

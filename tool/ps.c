@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ps.c: `alloctag ps`: the processes of the user's that have live
- * counters, and with -a also the ended ones whose report was kept
- * (runtime/live_dir.h), one line each; and the process `alloctag top`
- * shows when it is given none.
+ * counters, and with -a also the ended ones whose report was kept, marked
+ * (exited), or whose counters were, marked (killed): they ended without
+ * their report (runtime/live_dir.h); one line each.  And the process
+ * `alloctag top` shows when it is given none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +21,18 @@ static void put_header(void)
 	printf("%8s %14s %8s %8s  %s\n", "PID", "LIVE BYTES", "BLOCKS", "SITES", "PROGRAM");
 }
 
+/* A line of P: numbers for people, or EXACT; the program by its name, as a
+ * NAME operand gives it and as its report says it (not the path it was
+ * started by, which only a running process's live file knows). */
 static void put_process(const struct live_process *p, int exact)
 {
-	char size[32];
+	char size[32], blocks[32];
+	const char *slash = strrchr(p->program, '/');
 
 	number_text(size, sizeof(size), p->bytes, NUMBER_BYTES | (exact ? NUMBER_EXACT : 0));
-	printf("%8ld %14s %8lld %8zu  %s%s\n", p->pid, size, (long long)p->blocks, p->nsites, p->program,
-	       p->ended ? " (exited)" : "");
+	number_text(blocks, sizeof(blocks), p->blocks, exact ? NUMBER_EXACT : 0);
+	printf("%8ld %14s %8s %8zu  %s%s\n", p->pid, size, blocks, p->nsites, slash ? slash + 1 : p->program,
+	       !p->ended ? "" : p->unreported ? " (killed)" : " (exited)");
 }
 
 int ps_run(int all, int exact)

@@ -297,7 +297,8 @@ int record_run(const struct record_options *o)
 	snapshot_clear(&first);
 	if (record_loop(&r, o->interval_ns, child, &status))
 		fail_error();
-	fprintf(stderr, "alloctag: %zu samples of %s (pid %ld) in %s\n", r.written, program, pid, output);
+	fprintf(stderr, "alloctag: %zu sample%s of %s (pid %ld) in %s\n", r.written, r.written == 1 ? "" : "s",
+		program, pid, output);
 	free(program);
 	if (o->command)
 		unlink(r.live.path);	/* kept for us (ALLOCTAG_LIVE=keep) */

@@ -38,6 +38,13 @@ void site_row_init(struct site_row *r, const struct site *site, int has_totals)
 		r->known |= COLUMN_BIT(COL_TOTAL) | COLUMN_BIT(COL_CALLS) | COLUMN_BIT(COL_PEAK);
 }
 
+/* What grew from BEFORE to NOW in DT_NS, per second; never below 0: totals
+ * only grow (a sum read while threads count may come out a little low). */
+static int64_t per_second(int64_t now, int64_t before, int64_t dt_ns)
+{
+	return now > before ? (int64_t)((double)(now - before) * 1e9 / dt_ns) : 0;
+}
+
 void site_row_change(struct site_row *r, const struct site *before, int64_t dt_ns, int with_rates)
 {
 	const struct site *site = r->site;
@@ -46,9 +53,8 @@ void site_row_change(struct site_row *r, const struct site *before, int64_t dt_n
 	r->known |= COLUMN_BIT(COL_GROWTH);
 	if (!with_rates || dt_ns <= 0)
 		return;
-	r->v[COL_RATE] = (int64_t)((double)(site->total_bytes - (before ? before->total_bytes : 0)) * 1e9 / dt_ns);
-	r->v[COL_CALL_RATE] = (int64_t)((double)(site->total_calls - (before ? before->total_calls : 0)) * 1e9 /
-					dt_ns);
+	r->v[COL_RATE] = per_second(site->total_bytes, before ? before->total_bytes : 0, dt_ns);
+	r->v[COL_CALL_RATE] = per_second(site->total_calls, before ? before->total_calls : 0, dt_ns);
 	r->known |= COLUMN_BIT(COL_RATE) | COLUMN_BIT(COL_CALL_RATE);
 }
 
@@ -77,8 +83,7 @@ void site_rows_sort(struct site_row *rows, size_t n, enum site_column by, int re
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 }
 
-void site_table_make(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact,
-		     int width, enum site_column keep)
+void site_table_fill(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact)
 {
 	const char *headers[NCOLUMNS];
 	int priorities[NCOLUMNS];
@@ -103,14 +108,13 @@ void site_table_make(struct table *t, const struct site_row *rows, size_t n, uns
 	}
 	for (size_t c = 0; c < COL_SITE; c++)
 		t->hidden[c] = !!(hide & COLUMN_BIT(c));
-	table_fit(t, width, keep);
 	buf_free(&site);
 }
 
 void site_rows_summary(struct buf *line, const struct site_row *rows, size_t n, int has_totals, int exact)
 {
 	int64_t sum[NCOLUMNS] = { 0 };
-	unsigned known = n ? ~0u : 0, how = exact ? NUMBER_EXACT : 0;
+	unsigned known = n ? ~0u : 0, how = (exact ? NUMBER_EXACT : 0) | NUMBER_UNIT;
 	char a[48], b[48];
 
 	for (size_t i = 0; i < n; i++) {
@@ -137,7 +141,8 @@ void site_table_write(struct buf *out, const struct site_row *rows, size_t n, un
 {
 	struct table t;
 
-	site_table_make(&t, rows, n, hide, exact, width, COL_LIVE);
+	site_table_fill(&t, rows, n, hide, exact);
+	table_fit(&t, width, COL_LIVE);
 	table_put_header(&t, out);
 	buf_puts(out, "\n");
 	for (size_t i = 0; i < n; i++) {
@@ -153,5 +158,5 @@ void snapshot_title(struct buf *out, const struct snapshot *s, const char *what)
 	if (s->pid)
 		buf_printf(out, " (pid %ld)", s->pid);
 	if (s->exited)
-		buf_puts(out, ", exited");
+		buf_puts(out, s->unreported ? ", killed" : ", exited");
 }

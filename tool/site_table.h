@@ -41,19 +41,21 @@ struct site_row {
 
 /* SITE's own numbers (HAS_TOTALS: total bytes and calls, peak known). */
 void site_row_init(struct site_row *r, const struct site *site, int has_totals);
-/* Growth, and with WITH_RATES the rates, against BEFORE (the same place
- * DT_NS earlier; NULL: it had allocated nothing then). */
+/* Growth, and with WITH_RATES the rates (never negative), against BEFORE
+ * (the same place DT_NS earlier in the same run; NULL: it had allocated
+ * nothing then). */
 void site_row_change(struct site_row *r, const struct site *before, int64_t dt_ns, int with_rates);
 void site_rows_sort(struct site_row *rows, size_t n, enum site_column by, int reverse);
 
-/* The N rows as T (table_free() it), in WIDTH (0: any), column KEEP kept,
- * the columns of HIDE (bits) left out; EXACT: numbers exactly. */
-void site_table_make(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact,
-		     int width, enum site_column keep);
-/* The table of the N rows (as site_table_make() says), line by line, into OUT. */
+/* The N rows as T (table_free() it), the columns of HIDE (bits) left out;
+ * EXACT: numbers exactly.  Then table_fit() chooses the columns shown. */
+void site_table_fill(struct table *t, const struct site_row *rows, size_t n, unsigned hide, int exact);
+/* The table of the N rows (as site_table_fill() says), the columns that fit
+ * WIDTH (0: any), line by line, into OUT. */
 void site_table_write(struct buf *out, const struct site_row *rows, size_t n, unsigned hide, int exact,
 		      int width);
-/* "demo (pid 4242), exited", or WHAT when S does not say its program. */
+/* "demo (pid 4242), exited" (", killed": it ended without its report), or
+ * WHAT when S does not say its program. */
 void snapshot_title(struct buf *out, const struct snapshot *s, const char *what);
 
 /* "live 12.3 MiB in 3456 blocks (+1.2 MiB); total 45.0 MiB in 99999 calls;

@@ -96,6 +96,16 @@ int site_cmp_report(const struct site *a, const struct site *b)
 	return site_cmp_place(a, b);
 }
 
+int snapshot_same_run(const struct snapshot *a, const struct snapshot *b)
+{
+	if (!a->pid || a->pid != b->pid)
+		return 0;
+	if (a->proc_start_ns || b->proc_start_ns)
+		return a->proc_start_ns == b->proc_start_ns;
+	return a->source == SOURCE_TIMELINE && b->source == SOURCE_TIMELINE && a->start_ns &&
+	       a->start_ns == b->start_ns;
+}
+
 static int (*sort_cmp)(const struct site *, const struct site *);
 
 static int sort_trampoline(const void *a, const void *b)

@@ -50,7 +50,10 @@ struct snapshot {
 	long pid;		/* 0: unknown */
 	int64_t time_ns;	/* CLOCK_REALTIME of the reading; 0: unknown */
 	int64_t start_ns;	/* of the recording it is a sample of (timeline); 0: unknown */
+	int64_t proc_start_ns;	/* when the process's counters began (its live file); 0: unknown */
 	int exited;		/* the process had exited (its final counters) */
+	int unreported;		/* ... without its report (killed, _exit()): its counters as last seen */
+	int64_t ended_ns;	/* an ended process's: when its report (or counters) were kept; 0 */
 	int frees_unseen;	/* free() was not the runtime's: live counts only grow */
 	int partial;		/* the live file stopped growing (its file system was full) */
 	char **notes;		/* what the runtime said in the report ("# alloctag: ...") */
@@ -76,6 +79,11 @@ void snapshot_sort(struct snapshot *s, int (*cmp)(const struct site *, const str
 int site_cmp_place(const struct site *a, const struct site *b);
 /* Sites of one place (file, line, column, module, function, callee). */
 int site_same_place(const struct site *a, const struct site *b);
+
+/* A and B are readings of one run of one process: the same pid, and the same
+ * start (the process's, or the recording's of two samples of a timeline),
+ * so that what it allocated between them is B's totals less A's. */
+int snapshot_same_run(const struct snapshot *a, const struct snapshot *b);
 
 /* "file:line[:column] [module] func:function[ callee:name]" into B. */
 void site_tag_info(struct buf *b, const struct site *site, int with_column);

@@ -41,16 +41,19 @@ static void put_notes(struct buf *out, const struct snapshot *s)
 		buf_printf(out, "note: %s\n", s->notes[i]);
 }
 
-/* The table: "TITLE: SUMMARY", the notes, the columns. */
+/* The table: "TITLE: SUMMARY" (on two lines if it must, to fit), the notes,
+ * the columns. */
 static void put_table(struct buf *out, const struct snapshot *s, const char *what, int exact)
 {
 	struct site_row *rows;
 	size_t n = table_rows(s, &rows, 0);
+	struct buf title = { 0 };
 
-	snapshot_title(out, s, what);
-	buf_puts(out, ": ");
-	site_rows_summary(out, rows, n, s->has_totals, exact);
-	buf_puts(out, "\n");
+	snapshot_title(&title, s, what);
+	buf_puts(&title, ": ");
+	site_rows_summary(&title, rows, n, s->has_totals, exact);
+	put_fields(out, title.data, output_width());
+	buf_free(&title);
 	put_notes(out, s);
 	site_table_write(out, rows, n, COLUMNS_OF_CHANGE | (s->has_totals ? 0 : COLUMNS_OF_TOTALS), exact,
 			 output_width());
@@ -80,6 +83,16 @@ int snapshot_run(const char *what, int format, const char *output, int exact)
 	return 0;
 }
 
+/* When S's counters were read, for a sentence: "now (it runs)", "at exit". */
+static const char *leaks_when(const struct snapshot *s)
+{
+	if (!s->exited && s->source == SOURCE_LIVE)
+		return "now (it runs)";
+	if (s->unreported)
+		return "when last seen";
+	return s->exited ? "at exit" : "when the report was made";
+}
+
 /* "5 sites held 13.3 KiB in 17 blocks at exit": the N rows' sum, and when. */
 static void put_leaks_summary(struct buf *out, const struct snapshot *s, const struct site_row *rows,
 			      size_t n, int exact)
@@ -93,21 +106,20 @@ static void put_leaks_summary(struct buf *out, const struct snapshot *s, const s
 		blocks += rows[i].v[COL_BLOCKS];
 	}
 	if (!n) {
-		buf_printf(out, "nothing %s\n", running ? "is live now (it runs)" : s->exited ? "was live at exit"
-			   : "was live when the report was made");
+		buf_printf(out, "nothing %s live %s", running ? "is" : "was", leaks_when(s));
 		return;
 	}
-	buf_printf(out, "%zu site%s %s %s in %s block%s %s\n", n, n == 1 ? "" : "s", running ? "hold" : "held",
-		   number_text(a, sizeof(a), bytes, NUMBER_BYTES | (exact ? NUMBER_EXACT : 0)),
+	buf_printf(out, "%zu site%s %s %s in %s block%s %s", n, n == 1 ? "" : "s", running ? "hold" : "held",
+		   number_text(a, sizeof(a), bytes, NUMBER_BYTES | NUMBER_UNIT | (exact ? NUMBER_EXACT : 0)),
 		   number_text(b, sizeof(b), blocks, exact ? NUMBER_EXACT : 0), blocks == 1 ? "" : "s",
-		   running ? "now (it runs)" : s->exited ? "at exit" : "when the report was made");
+		   leaks_when(s));
 }
 
 int leaks_run(const char *what, int exact)
 {
 	struct snapshot s;
 	struct site_row *rows;
-	struct buf b = { 0 };
+	struct buf b = { 0 }, title = { 0 };
 	size_t n;
 
 	if (snapshot_read(&s, what))
@@ -116,9 +128,10 @@ int leaks_run(const char *what, int exact)
 		fail("%s: free() in it is not alloctag's (another allocator's): what is live is not known",
 		     what);
 	n = table_rows(&s, &rows, 1);
-	snapshot_title(&b, &s, what);
-	buf_puts(&b, ": ");
-	put_leaks_summary(&b, &s, rows, n, exact);
+	snapshot_title(&title, &s, what);
+	buf_puts(&title, ": ");
+	put_leaks_summary(&title, &s, rows, n, exact);
+	put_fields(&b, title.data, output_width());
 	if (n) {
 		put_notes(&b, &s);
 		site_table_write(&b, rows, n, COLUMNS_OF_CHANGE | COLUMN_BIT(COL_PEAK) |
@@ -127,6 +140,7 @@ int leaks_run(const char *what, int exact)
 	if (write_file("-", &b))
 		fail_error();
 	free(rows);
+	buf_free(&title);
 	buf_free(&b);
 	snapshot_clear(&s);
 	return 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* source.c: what an operand names, read into a snapshot (source.h). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "timeline.h"
 
 #define NAMES_MAX	256	/* the pids listed in a message */
+#define ELF_MAGIC	"\177ELF"
 
 int is_pid_argument(const char *what, long *pid)
 {
@@ -47,7 +49,8 @@ static int named(const struct live_process *p, const char *name)
 	return !strcmp(p->program, name) || (slash && !strcmp(slash + 1, name));
 }
 
-/* The pid of the process NAME (source.h): 0, or -1 with the error set. */
+/* The pid of the process NAME (source.h): 0; 1 if no process is named so
+ * (the caller says it); -1 with the error set (several run). */
 static int process_named(const char *name, long *pid)
 {
 	struct live_process *v;
@@ -72,23 +75,59 @@ static int process_named(const char *name, long *pid)
 		*pid = latest->pid;
 	if (running > 1)
 		error_set("%zu processes named %s run (%s): name one by its pid", running, name, pids);
-	else if (!running && !latest)
-		error_set("no file %s, and no process of yours named so (alloctag ps -a lists them)", name);
 	live_list_free(v, n);
-	return running == 1 || (!running && latest) ? 0 : -1;
+	return running > 1 ? -1 : running == 1 || latest ? 0 : 1;
+}
+
+/* FILE is a program (an ELF file), not a report or a timeline. */
+static int is_program(const char *file)
+{
+	char magic[sizeof(ELF_MAGIC) - 1];
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), is;
+
+	if (fd < 0)
+		return 0;
+	is = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) && !memcmp(magic, ELF_MAGIC, sizeof(magic));
+	close(fd);
+	return is;
+}
+
+/* The program FILE (a path to it, or the name of one in the current
+ * directory) as its name, the process of that name (process_named()). */
+static int program_file(const char *file, long *pid)
+{
+	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	int rc = process_named(name, pid);
+
+	if (rc == 1)
+		error_set("%s is a program: no process of yours named %s runs or kept its report (alloctag "
+			  "ps -a lists them)", file, name);
+	return rc ? -1 : 0;
 }
 
 int source_resolve(struct source *src, const char *what)
 {
+	int rc;
+
 	memset(src, 0, sizeof(*src));
+	if (!*what) {
+		error_set("an empty operand: name a PID, a program or a file");
+		return -1;
+	}
 	if (is_pid_argument(what, &src->pid))
 		return 0;
 	src->file = split_at(what, &src->which);
-	if (!access(src->file, F_OK) || strchr(what, '/'))
+	if (!src->which && is_program(src->file)) {
+		rc = program_file(src->file, &src->pid);
+	} else if (!access(src->file, F_OK) || strchr(what, '/')) {
 		return 0;
+	} else if ((rc = process_named(what, &src->pid)) == 1) {
+		error_set("no file %s, and no process of yours named so (alloctag ps -a lists them)", what);
+		rc = -1;
+	}
 	free(src->file);
 	src->file = NULL;
-	return process_named(what, &src->pid);
+	return rc;
 }
 
 void source_free(struct source *src)
@@ -119,6 +158,12 @@ static int read_source_file(struct snapshot *s, const struct source *src)
 	return rc;
 }
 
+int source_read(struct snapshot *s, const struct source *src)
+{
+	memset(s, 0, sizeof(*s));
+	return src->pid ? live_snapshot_or_kept(s, src->pid) : read_source_file(s, src);
+}
+
 int snapshot_read(struct snapshot *s, const char *what)
 {
 	struct source src;
@@ -127,7 +172,7 @@ int snapshot_read(struct snapshot *s, const char *what)
 	memset(s, 0, sizeof(*s));
 	if (source_resolve(&src, what))
 		return -1;
-	rc = src.pid ? live_snapshot_or_kept(s, src.pid) : read_source_file(s, &src);
+	rc = source_read(s, &src);
 	source_free(&src);
 	return rc;
 }

@@ -10,10 +10,12 @@
  *                    timeline (timeline.h), told apart by their first line;
  *                    FILE@WHICH a sample of a timeline: @last (the default),
  *                    @peak (the most live bytes), @2.5s (the last sample at
- *                    or before 2.5 s from the start)
+ *                    or before 2.5 s from the start; @0, the first)
  *   NAME             a program's name (or its path as started), when no
- *                    file has that name: its one running process, or if
- *                    none runs, the report it kept last
+ *                    file has that name, or the program itself (an ELF
+ *                    file: ./minigzip, bin/server): its one running
+ *                    process, or if none runs, the last of its ended ones
+ *                    to be kept (its report, or its counters if killed)
  */
 #ifndef ALLOCTAG_TOOL_SOURCE_H
 #define ALLOCTAG_TOOL_SOURCE_H
@@ -32,7 +34,10 @@ struct source {
 int source_resolve(struct source *src, const char *what);
 void source_free(struct source *src);
 
-/* The snapshot WHAT names: 0, or -1 with the error set. */
+/* The snapshot SRC names: 0, or -1 with the error set. */
+int source_read(struct snapshot *s, const struct source *src);
+/* The snapshot WHAT names (source_resolve(), source_read()): 0, or -1 with
+ * the error set. */
 int snapshot_read(struct snapshot *s, const char *what);
 
 /* The name of a file made of the N operands WHATS when -o does not say:

@@ -8,8 +8,8 @@
 #include "table.h"
 
 #define ELLIPSIS	"..."
-#define PATH_KEPT	4	/* bytes kept at each end of a shortened path */
-#define PATH_LONG	20	/* a path this long is shortened even if that is not enough */
+#define DIR_ELLIPSIS	".../"	/* for the directories a site's file is in */
+#define NAME_KEPT	4	/* a file's name is shortened to no less */
 
 void table_init(struct table *t, size_t ncolumns, const char *const *headers, const int *priorities)
 {
@@ -59,15 +59,24 @@ static int numbers_width(const struct table *t)
 	return sum;
 }
 
-void table_fit(struct table *t, int width, size_t keep)
+/* Each column as wide as its header, its widest cell and its least width. */
+static void measure(struct table *t)
 {
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		t->width[c] = (int)strlen(t->header[c]);
-		t->shown[c] = !t->hidden[c];
+		if (t->min_width[c] > t->width[c])
+			t->width[c] = t->min_width[c];
 		for (size_t r = 0; r < t->nrows; r++)
 			if (cell_width(t, r, c) > t->width[c])
 				t->width[c] = cell_width(t, r, c);
 	}
+}
+
+void table_fit(struct table *t, int width, size_t keep)
+{
+	measure(t);
+	for (size_t c = 0; c < t->ncolumns; c++)
+		t->shown[c] = !t->hidden[c];
 	t->site_width = 0;
 	if (width <= 0)
 		return;
@@ -136,41 +145,120 @@ static size_t path_length(const char *text)
 	return strlen(text);
 }
 
-void shorten_site(struct buf *out, const char *text, size_t width)
+/* The length of TEXT's place: its path and ":LINE[:COLUMN]". */
+static size_t place_length(const char *text)
 {
-	size_t len = strlen(text), path = path_length(text), ellipsis = strlen(ELLIPSIS), cut, head;
+	size_t path = path_length(text);
 
-	if (len <= width) {
-		buf_puts(out, text);
-		return;
-	}
-	/* The middle of the path goes first, as much of it as needs to and can
-	 * (a short path that cannot give all of it stays whole); the file's own
-	 * name is kept whole if it can be. */
-	cut = len - width + ellipsis;
-	if (path > 2 * PATH_KEPT + ellipsis && (cut + 2 * PATH_KEPT <= path || path >= PATH_LONG)) {
-		size_t base = path - (memrchr(text, '/', path) ? (size_t)((const char *)memrchr(text, '/', path) - text) : 0);
+	return path + strspn(text + path, ":0123456789");
+}
 
-		if (cut > path - 2 * PATH_KEPT)
-			cut = path - 2 * PATH_KEPT;
-		head = path - cut > base + PATH_KEPT ? path - cut - base : (path - cut) / 2;
-		buf_add(out, text, head);
-		buf_puts(out, ELLIPSIS);
-		text += head + cut;
-		len -= cut - ellipsis;
-		width -= head + ellipsis;
-		if (len <= width + head + ellipsis) {
-			buf_puts(out, text);
-			return;
-		}
-	}
-	/* Then the end (a callee, a function's long name). */
+/* TEXT cut to WIDTH bytes, "..." at its end if there is room. */
+static void cut_end(struct buf *out, const char *text, size_t width)
+{
+	size_t ellipsis = strlen(ELLIPSIS);
+
 	if (width > ellipsis) {
 		buf_add(out, text, width - ellipsis);
 		buf_puts(out, ELLIPSIS);
 	} else {
 		buf_add(out, text, width);
 	}
+}
+
+/* The directories of the site TEXT (*LEN bytes), if too long for *WIDTH:
+ * written as its first components that fit and DIR_ELLIPSIS ("src/.../",
+ * ".../"); the rest of TEXT, *LEN and *WIDTH what is left of them. */
+static const char *shorten_dir(struct buf *out, const char *text, size_t *len, size_t *width)
+{
+	const char *slash = memrchr(text, '/', path_length(text));
+	size_t dir = slash ? (size_t)(slash - text) + 1 : 0, mark = strlen(DIR_ELLIPSIS), room;
+
+	if (*len <= *width || dir <= mark)
+		return text;
+	room = dir > *len - *width + mark ? dir - (*len - *width) - mark : 0;
+	while (room && text[room - 1] != '/')
+		room--;
+	buf_add(out, text, room);
+	buf_puts(out, DIR_ELLIPSIS);
+	*len -= dir;
+	*width -= *width > room + mark ? room + mark : *width;
+	return text + dir;
+}
+
+/* The site TEXT whose file's name and line do not fit WIDTH: the name
+ * shortened in its middle, ":LINE[:COLUMN]" kept, "..." for what follows. */
+static void shorten_name(struct buf *out, const char *text, size_t width)
+{
+	size_t name = path_length(text), place = place_length(text), ellipsis = strlen(ELLIPSIS);
+	size_t after = text[place] ? ellipsis : 0, keep, head;
+
+	if (width < place - name + after + ellipsis + NAME_KEPT) {
+		cut_end(out, text, width);
+		return;
+	}
+	keep = width - (place - name) - after - ellipsis;	/* of the name, at both ends */
+	head = keep / 2;
+	buf_add(out, text, head);
+	buf_puts(out, ELLIPSIS);
+	buf_add(out, text + name - (keep - head), place - name + keep - head);
+	if (after)
+		buf_puts(out, ELLIPSIS);
+}
+
+void shorten_site(struct buf *out, const char *text, size_t width)
+{
+	size_t len = strlen(text);
+
+	text = shorten_dir(out, text, &len, &width);
+	if (len <= width)
+		buf_puts(out, text);
+	else if (place_length(text) + strlen(ELLIPSIS) <= width)
+		cut_end(out, text, width);	/* the callee, the function, the module */
+	else if (place_length(text) <= width)
+		buf_add(out, text, place_length(text));	/* no room for more, or for "..." */
+	else
+		shorten_name(out, text, width);
+}
+
+size_t fit_fields(const char *text, size_t width, size_t *next)
+{
+	static const char *const ends[] = { ": ", "; ", ", ", " - " };
+	size_t len = strlen(text), best = 0, after = 0;
+
+	if (len <= width) {
+		*next = len;
+		return len;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
+		for (const char *p = text; (p = strstr(p, ends[i])) && (size_t)(p - text) <= width; p++)
+			if ((size_t)(p - text) > best) {
+				best = (size_t)(p - text);
+				after = best + strlen(ends[i]);
+			}
+	if (!best) {
+		const char *blank = memrchr(text, ' ', width + 1);
+
+		best = blank && blank > text ? (size_t)(blank - text) : width;
+		after = blank && blank > text ? best + 1 : width;
+	}
+	*next = after;
+	return best;
+}
+
+void put_fields(struct buf *out, const char *text, int width)
+{
+	size_t n, next;
+
+	do {
+		if (width > 0)
+			n = fit_fields(text, (size_t)width, &next);
+		else
+			n = next = strlen(text);
+		buf_add(out, text, n + (text[n] && strchr(":;,", text[n])));
+		buf_puts(out, "\n");
+		text += next;
+	} while (*text);
 }
 
 int output_width(void)

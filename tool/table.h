@@ -5,7 +5,8 @@
  * widest cell, then the site, left-aligned, which takes what is left of the
  * width.  When the width is too small, the columns of least priority are
  * left out (the site keeps half the width, TABLE_SITE_MIN at least), and a site too
- * long is shortened in the middle of its path ("src/.../file.c:12 func:f").
+ * long is shortened: its directories first, its file's name and line kept
+ * ("src/.../file.c:12:5 func:f callee:g"), then its end ("... func:f ca...").
  *
  *        LIVE  BLOCKS  SITE
  *     4.0 MiB    1000  demo.c:42 func:count
@@ -27,6 +28,7 @@ struct table {
 	int width[TABLE_MAX_COLUMNS];		/* table_fit()'s */
 	int shown[TABLE_MAX_COLUMNS];
 	int hidden[TABLE_MAX_COLUMNS];		/* never shown: set before table_fit() */
+	int min_width[TABLE_MAX_COLUMNS];	/* at least this wide: set before table_fit() */
 	int site_width;				/* 0: as long as a site is */
 	size_t nrows, cap;
 	char **cells;				/* row r, column c: cells[r * ncolumns + c] */
@@ -47,7 +49,15 @@ void table_free(struct table *t);
 /* The width of the standard output: $COLUMNS, else the terminal's, else 0 (any). */
 int output_width(void);
 
-/* TEXT, a site, in at most WIDTH bytes: shortened in the middle of its path. */
+/* TEXT, a site, in at most WIDTH bytes: its directories shortened first, then its end. */
 void shorten_site(struct buf *out, const char *text, size_t width);
+
+/* Of TEXT, a line of fields ("live 1 MiB in 3 blocks; total ..."), the most
+ * that fits WIDTH: its length, ending where a field does (before ": ", "; ",
+ * ", ", " - ", else a blank, else anywhere); *NEXT, where the rest begins. */
+size_t fit_fields(const char *text, size_t width, size_t *next);
+/* TEXT and a newline into OUT, on as many lines of WIDTH (0: any) as it needs,
+ * broken where fields end (a line ends with the ":", ";" or "," it is broken at). */
+void put_fields(struct buf *out, const char *text, int width);
 
 #endif

@@ -9,7 +9,6 @@
 #include "timeline.h"
 
 #define TIMELINE_MAX_ID		(1u << 22)	/* the runtime's own limit of sites */
-#define TIMELINE_MIN_BYTES	(64 << 10)
 #define COMPACT_TARGET(max)	((max) / 4 * 3)	/* thin until below this */
 
 int is_timeline_text(const char *text, size_t len)
@@ -314,15 +313,13 @@ int64_t timeline_length(const struct timeline *tl)
 static long choose_sample(const struct timeline *tl, const char *which, const char *name)
 {
 	int64_t t;
-	long last = -1;
+	long last = 0;
 
 	if (!which || !strcmp(which, "last"))
 		return (long)tl->nsamples - 1;
 	if (!strcmp(which, "peak"))
 		return (long)timeline_peak_sample(tl);
 	t = parse_duration(which);
-	if (t < 0 && !strcmp(which, "0"))
-		t = 0;
 	if (t < 0) {
 		error_set("%s@%s: name a sample as @last, @peak or @SECONDS", name, which);
 		return -1;
@@ -332,12 +329,9 @@ static long choose_sample(const struct timeline *tl, const char *which, const ch
 			  timeline_length(tl) / 1e9);
 		return -1;
 	}
-	for (size_t i = 0; i < tl->nsamples && tl->samples[i].t <= t; i++)
+	for (size_t i = 1; i < tl->nsamples && tl->samples[i].t <= t; i++)
 		last = (long)i;
-	if (last < 0)
-		error_set("%s@%s: no sample that early (the first is at %.3f s)", name, which,
-			  tl->samples[0].t / 1e9);
-	return last;
+	return last;	/* before the first sample (@0): the first */
 }
 
 int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,
@@ -416,7 +410,7 @@ int timeline_create(struct timeline_writer *w, const char *path, const char *pro
 	w->pid = pid;
 	w->start_ns = start_ns;
 	w->interval_ns = interval_ns;
-	w->max_bytes = max_bytes < TIMELINE_MIN_BYTES ? TIMELINE_MIN_BYTES : max_bytes;
+	w->max_bytes = max_bytes;
 	w->stride = 1;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {

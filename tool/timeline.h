@@ -84,7 +84,8 @@ void timeline_cursor_seek(struct timeline_cursor *c, const struct timeline *tl, 
 void timeline_cursor_free(struct timeline_cursor *c);
 
 /* The sample WHICH names (NULL or "last", "peak", a time from the start such
- * as "2.5s": the last sample at or before it) of a timeline's text. */
+ * as "2.5s": the last sample at or before it, the first if none is) of a
+ * timeline's text. */
 int timeline_snapshot(struct snapshot *s, const char *text, size_t len, const char *name,
 		      const char *which);
 /* The same from a loaded timeline. */
@@ -106,6 +107,9 @@ struct timeline_writer {
 	int64_t last_t;
 };
 
+/* MAX_BYTES: TIMELINE_MIN_BYTES at least (room for the header, the sites and
+ * a few samples). */
+#define TIMELINE_MIN_BYTES	(64 << 10)
 int timeline_create(struct timeline_writer *w, const char *path, const char *program, long pid,
 		    int64_t start_ns, int64_t interval_ns, int64_t max_bytes);
 /* Append sample S (sites with ids) at T; compacts when the file is full. */

@@ -13,8 +13,10 @@
  * GROWTH is the change of live bytes since the refresh before, RATE and
  * CALLS/S what the site allocated per second between them.  The lines fit
  * the terminal: the columns of least use go first when it is narrow
- * (table.h), the site takes the rest; the title and the header stay on
- * screen, and "N shown" is what the screen shows.  A report or
+ * (table.h), each as wide as its numbers can be, so that the choice stays
+ * from one refresh to the next; the site takes the rest; a line too long
+ * is cut where a field ends; the title and the header stay on screen, and
+ * "N shown" is what the screen shows.  A report or
  * /proc/allocinfo is read again at each refresh; a process's live file is
  * mapped once, and a process that exits stays on screen with its final
  * counters.  Without a terminal (or with -b) it prints COUNT (default 1)
@@ -54,6 +56,8 @@ struct top {
 	struct site_row *rows;
 	size_t nrows;
 	struct table table;
+	int widest[NCOLUMNS];	/* each column's width so far, numbers as widest_exact says */
+	int widest_exact;
 	enum site_column sort;
 	int reverse, exact, help, batch;
 	enum filter_field filter_field;
@@ -90,6 +94,13 @@ static struct termios saved_termios;
 static int terminal_raw;
 static volatile sig_atomic_t quit_requested, resized, suspend_requested;
 
+/* N bytes at P on the screen (or the batch's output), now. */
+static void put_out(const char *p, size_t n)
+{
+	fwrite(p, 1, n, stdout);
+	stdout_flush();
+}
+
 static void on_quit(int sig) { (void)sig; quit_requested = 1; }
 static void on_winch(int sig) { (void)sig; resized = 1; }
 static void on_tstp(int sig) { (void)sig; suspend_requested = 1; }
@@ -107,14 +118,14 @@ static void terminal_enter(void)
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
 	terminal_raw = 1;
 	/* the alternate screen, the cursor hidden */
-	sys_write_all(STDOUT_FILENO, "\033[?1049h\033[?25l", 14);
+	put_out("\033[?1049h\033[?25l", 14);
 }
 
 static void terminal_leave(void)
 {
 	if (!terminal_raw)
 		return;
-	sys_write_all(STDOUT_FILENO, "\033[?25h\033[?1049l", 14);
+	put_out("\033[?25h\033[?1049l", 14);
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_termios);
 	terminal_raw = 0;
 }
@@ -280,16 +291,17 @@ static void make_rows(struct top *t)
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* One line: TEXT cut to the width, "clear to the end of the line" on a
- * screen; lines are separated, so that the last does not scroll the screen. */
+/* One line: TEXT cut to the width where a field ends, "clear to the end of
+ * the line" on a screen; lines are separated, so that the last does not
+ * scroll the screen. */
 static void put_line(struct top *t, struct buf *out, const char *text)
 {
-	size_t n = strlen(text);
+	size_t n = strlen(text), next;
 
 	if (out->len)
 		buf_puts(out, t->batch ? "\n" : "\r\n");
-	if (t->cols && n > (size_t)t->cols)
-		n = t->cols;
+	if (t->cols)
+		n = fit_fields(text, (size_t)t->cols, &next);
 	buf_add(out, text, n);
 	if (!t->batch)
 		buf_puts(out, "\033[K");
@@ -314,7 +326,9 @@ static void put_header(struct top *t, struct buf *out, size_t shown)
 	buf_printf(&line, "alloctag top - %s", t->now.program ? t->now.program : t->what);
 	if (t->now.pid)
 		buf_printf(&line, " (pid %ld)", t->now.pid);
-	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9, t->exited ? " - exited" : "");
+	/* Ended without its runtime's exit: killed (its kept counters, or seen here). */
+	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9,
+		   !t->exited ? "" : t->now.exited && !t->now.unreported ? " - exited" : " - killed");
 	put_line(t, out, line.data);
 	put_totals(t, out);
 	line.len = 0;
@@ -323,7 +337,7 @@ static void put_header(struct top *t, struct buf *out, size_t shown)
 	} else if (t->error[0]) {
 		buf_printf(&line, "%s", t->error);
 	} else {
-		buf_printf(&line, "%zu sites, ", t->now.n);
+		buf_printf(&line, "%zu site%s, ", t->now.n, t->now.n == 1 ? "" : "s");
 		if (t->filter[0])
 			buf_printf(&line, "%zu match \"%s\", ", t->nrows, t->filter);
 		buf_printf(&line, "%zu shown", shown);
@@ -377,14 +391,30 @@ static void put_help(struct top *t, struct buf *out)
 	buf_free(&line);
 }
 
+/* The table of the rows, its columns chosen by the width of the screen and
+ * the most each column has needed so far, a column of numbers for people
+ * as wide as they can be: the choice does not change from one refresh to
+ * the next (exact numbers: but when one grows wider than any before it). */
+static void make_table(struct top *t)
+{
+	if (!t->widest[COL_LIVE] || t->widest_exact != t->exact) {
+		for (size_t c = 0; c < COL_SITE; c++)
+			t->widest[c] = number_text_width(site_columns[c].how | (t->exact ? NUMBER_EXACT : 0));
+		t->widest_exact = t->exact;
+	}
+	table_free(&t->table);
+	site_table_fill(&t->table, t->rows, t->nrows, t->now.has_totals ? 0 : COLUMNS_OF_TOTALS, t->exact);
+	memcpy(t->table.min_width, t->widest, sizeof(t->widest));
+	table_fit(&t->table, t->cols, t->sort);
+	memcpy(t->widest, t->table.width, sizeof(t->widest));
+}
+
 static void draw(struct top *t)
 {
 	struct buf out = { 0 };
 	size_t room = t->rows_on_screen > HEADER_LINES ? t->rows_on_screen - HEADER_LINES : 0;
 
-	table_free(&t->table);
-	site_table_make(&t->table, t->rows, t->nrows, t->now.has_totals ? 0 : COLUMNS_OF_TOTALS, t->exact,
-			t->cols, t->sort);
+	make_table(t);
 	if (t->scroll >= t->nrows)
 		t->scroll = t->nrows ? t->nrows - 1 : 0;
 	t->shown = t->nrows - t->scroll;
@@ -397,8 +427,8 @@ static void draw(struct top *t)
 		put_rows(t, &out, t->scroll, t->shown);
 	buf_puts(&out, t->batch ? "\n" : "\033[J");
 	if (!t->batch)
-		sys_write_all(STDOUT_FILENO, "\033[H", 3);
-	sys_write_all(STDOUT_FILENO, out.data, out.len);
+		put_out("\033[H", 3);
+	put_out(out.data, out.len);
 	buf_free(&out);
 }
 
@@ -514,7 +544,7 @@ static void run_batch(struct top *t, unsigned count)
 
 			nanosleep(&ts, NULL);
 			refresh(t);
-			sys_write_all(STDOUT_FILENO, "\n", 1);
+			put_out("\n", 1);
 		}
 		make_rows(t);
 		draw(t);

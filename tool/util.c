@@ -11,9 +11,13 @@
 #include "util.h"
 
 #define HUMAN_COUNT_EXACT	100000	/* counts below it are shown whole */
+#define HUMAN_BYTES_WIDTH	8	/* the widest bytes for people: "1023 KiB" */
+#define HUMAN_COUNT_WIDTH	5	/* the widest count for people: "99999", "1000k" */
+#define PER_SECOND		"/s"
 
 static char error_message[1024];
 static const char *program = "alloctag";
+static int failing;		/* fail() has said the one line: nothing more at exit */
 
 void fail_as(const char *name)
 {
@@ -38,6 +42,7 @@ void fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	failing = 1;
 	fflush(stdout);
 	fprintf(stderr, "%s: ", program);
 	va_start(ap, fmt);
@@ -50,6 +55,37 @@ void fail(const char *fmt, ...)
 void fail_error(void)
 {
 	fail("%s", error_get());
+}
+
+/* The one line of a standard output that cannot be written (ERR: why, or 0
+ * when only its error flag says so), then EXIT_TROUBLE at once: this may run
+ * at exit, where exit() must not be called again. */
+static _Noreturn void stdout_failed(int err)
+{
+	failing = 1;
+	fprintf(stderr, "%s: cannot write to the standard output%s%s\n", program, err ? ": " : "",
+		err ? strerror(err) : "");
+	_exit(EXIT_TROUBLE);
+}
+
+void stdout_flush(void)
+{
+	if (fflush(stdout) != 0)
+		stdout_failed(errno);
+	if (ferror(stdout))
+		stdout_failed(0);
+}
+
+void close_stdout(void)
+{
+	int had_error;
+
+	if (failing)
+		return;
+	stdout_flush();
+	had_error = ferror(stdout);
+	if (fclose(stdout) != 0 || had_error)
+		stdout_failed(had_error ? 0 : errno);
 }
 
 void *xmalloc(size_t n)
@@ -172,11 +208,10 @@ int read_file(const char *path, struct buf *b)
  * written in place, never replaced. */
 static int write_in_place(const char *path, const struct buf *b)
 {
-	int fd = !strcmp(path, "-") ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0 || (errno = sys_write_all(fd, b->data, b->len))) {
-		error_set("cannot write %s: %s", !strcmp(path, "-") ? "to the standard output" : path,
-			  strerror(errno));
+		error_set("cannot write %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -191,7 +226,12 @@ int write_file(const char *path, const struct buf *b)
 	struct stat st;
 	int fd;
 
-	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+	if (!strcmp(path, "-")) {
+		fwrite(b->data ? b->data : "", 1, b->len, stdout);
+		stdout_flush();
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return write_in_place(path, b);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
 		error_set("file name too long: %s", path);
@@ -246,7 +286,7 @@ char *human_count(char *out, size_t size, int64_t v)
 char *number_text(char *out, size_t size, int64_t v, unsigned how)
 {
 	char digits[32];
-	const char *sign = (how & NUMBER_SIGNED) && v ? (v < 0 ? "-" : "+") : "";
+	const char *sign = (how & NUMBER_SIGNED) && v ? (v < 0 ? "-" : "+") : "", *unit = "";
 	int64_t magnitude = sign[0] ? (v < 0 ? -v : v) : v;
 
 	if (how & NUMBER_EXACT)
@@ -255,8 +295,18 @@ char *number_text(char *out, size_t size, int64_t v, unsigned how)
 		human_bytes(digits, sizeof(digits), magnitude);
 	else
 		human_count(digits, sizeof(digits), magnitude);
-	snprintf(out, size, "%s%s%s", sign, digits, how & NUMBER_PER_SECOND ? "/s" : "");
+	if ((how & NUMBER_UNIT) && (how & NUMBER_BYTES) && (how & NUMBER_EXACT))
+		unit = magnitude == 1 ? " byte" : " bytes";
+	snprintf(out, size, "%s%s%s%s", sign, digits, unit, how & NUMBER_PER_SECOND ? PER_SECOND : "");
 	return out;
+}
+
+int number_text_width(unsigned how)
+{
+	if (how & NUMBER_EXACT)
+		return 0;
+	return (how & NUMBER_BYTES ? HUMAN_BYTES_WIDTH : HUMAN_COUNT_WIDTH) + !!(how & NUMBER_SIGNED) +
+	       (how & NUMBER_PER_SECOND ? (int)strlen(PER_SECOND) : 0);
 }
 
 int parse_u64(const char *s, uint64_t *out)
@@ -287,7 +337,7 @@ int64_t parse_duration(const char *s)
 		if (!strcmp(end, units[i].suffix)) {
 			double ns = d * units[i].ns;
 
-			return ns >= 1 && ns < 1e18 ? (int64_t)ns : -1;
+			return ns >= 0 && ns < 1e18 ? (int64_t)ns : -1;
 		}
 	return -1;
 }

@@ -28,6 +28,14 @@ _Noreturn void fail_error(void);	/* the message error_set() left */
 /* fail()'s lines begin "NAME: " ("alloctag top: "); "alloctag: " until then. */
 void fail_as(const char *name);
 
+/* The standard output's trouble is the command's too, as in GNU tools: a
+ * write that failed ("No space left on device", "Input/output error") is
+ * the one line "NAME: cannot write to the standard output: REASON" and
+ * EXIT_TROUBLE.  stdout_flush() flushes it now (a screen, a refresh);
+ * close_stdout(), registered with atexit() first thing, at the end. */
+void stdout_flush(void);
+void close_stdout(void);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -51,7 +59,7 @@ int read_file(const char *path, struct buf *b);
 int read_fd(int fd, const char *path, struct buf *b);
 /* Write B to PATH: a regular file (or a new one) replaced whole, through a
  * temporary file and rename; anything else (a pipe, a terminal) written in
- * place; "-" is the standard output. */
+ * place; "-" is the standard output (flushed: its trouble, stdout_flush()'s). */
 int write_file(const char *path, const struct buf *b);
 
 /* "12.3 MiB", "512 B", "-4.0 KiB": bytes for people, in OUT (>= 16 bytes). */
@@ -59,10 +67,14 @@ char *human_bytes(char *out, size_t size, int64_t v);
 /* "12.3k", "999": counts for people. */
 char *human_count(char *out, size_t size, int64_t v);
 /* V bytes or counts, exactly or for people (EXACT), with a sign (SIGNED:
- * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"). */
-enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8 };
+ * "+1.2 MiB", "-4 B", "0"), per second (PER_SECOND: "1.2 MiB/s"); bytes in
+ * a sentence say their unit when exact too (UNIT: "4096 bytes", "1 byte"). */
+enum { NUMBER_BYTES = 1, NUMBER_EXACT = 2, NUMBER_SIGNED = 4, NUMBER_PER_SECOND = 8, NUMBER_UNIT = 16 };
 char *number_text(char *out, size_t size, int64_t v, unsigned how);
-/* Parse "100ms", "0.5s", "2" (seconds) into nanoseconds; -1 if not a duration. */
+/* The most bytes number_text() gives with HOW (for people; the very largest
+ * counts aside); 0 when EXACT: no bound. */
+int number_text_width(unsigned how);
+/* Parse "100ms", "0.5s", "2" (seconds), "0" into nanoseconds; -1 if not a duration. */
 int64_t parse_duration(const char *s);
 /* Parse "16M", "512k", "1G", "4096" into bytes; -1 if not a size. */
 int64_t parse_size(const char *s);

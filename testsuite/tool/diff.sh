@@ -20,7 +20,7 @@ CHANGE  BLOCKS    WHAT  LIVE A  LIVE B  SITE
  -4096      -1  shrank    8192    4096  server.c:120:13 func:conn_new callee:...
   +512      +2     new       0     512  server.c:200:17 func:req_parse callee...
    -64      -1    gone      64       0  plugin.c:7:5 [libplug.so] func:plug_i...
-total: +4352, +80 blocks (A: 13652 in 17 blocks, B: 18004 in 97 blocks)" \
+total: +4352 bytes, +80 blocks (A: 13652 bytes in 17 blocks, B: 18004 bytes in 97 blocks)" \
 	"$AT" diff before.full after.json -B
 
 # Against an allocinfo report (no columns, no callees) sites match by file,
@@ -59,6 +59,22 @@ AT_RC=1 at_out "tool/diff: rates between two samples" "A: $TDATA/rise-and-fall.t
 B: $TDATA/rise-and-fall.timeline@4s
  CHANGE  BLOCKS  WHAT  LIVE A  LIVE B      RATE  CALLS/S  SITE
 +204800     +20  grew  204800  409600  103400/s     20/s  b.c:20:7 [libb.so] func:fb
-total: +204800, +20 blocks (A: 1253376 in 21 blocks, B: 1458176 in 41 blocks); 103400/s, 20 calls/s over 2.00 s" \
+total: +204800 bytes, +20 blocks (A: 1253376 bytes in 21 blocks, B: 1458176 bytes in 41 blocks); 103400 bytes/s, 20 calls/s over 2.00 s" \
 	"$AT" diff -B "$TDATA/rise-and-fall.timeline@2s" "$TDATA/rise-and-fall.timeline@4s"
+# Rates only within one run: not between two processes (another pid), nor
+# from a later sample back to an earlier one.
+sed '1s/"pid": 42/"pid": 43/' "$TDATA/rise-and-fall.timeline" > other.timeline
+no_rates="A: $TDATA/rise-and-fall.timeline@2s
+B: other.timeline@4s
+ CHANGE  BLOCKS  WHAT  LIVE A  LIVE B  SITE
++204800     +20  grew  204800  409600  b.c:20:7 [libb.so] func:fb
+total: +204800 bytes, +20 blocks (A: 1253376 bytes in 21 blocks, B: 1458176 bytes in 41 blocks)"
+AT_RC=1 at_out "tool/diff: no rates between two processes" "$no_rates" \
+	"$AT" diff -B "$TDATA/rise-and-fall.timeline@2s" other.timeline@4s
+AT_RC=1 at_out "tool/diff: no rates back in time" "A: $TDATA/rise-and-fall.timeline@4s
+B: $TDATA/rise-and-fall.timeline@2s
+ CHANGE  BLOCKS    WHAT  LIVE A  LIVE B  SITE
+-204800     -20  shrank  409600  204800  b.c:20:7 [libb.so] func:fb
+total: -204800 bytes, -20 blocks (A: 1458176 bytes in 41 blocks, B: 1253376 bytes in 21 blocks)" \
+	"$AT" diff -B "$TDATA/rise-and-fall.timeline@4s" "$TDATA/rise-and-fall.timeline@2s"
 cd "$TOP" || return

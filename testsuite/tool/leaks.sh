@@ -12,7 +12,7 @@ at_out "tool/leaks: a report" "before.full: 5 sites held 13.3 KiB in 17 blocks w
    64 B       1     64 B      1  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
 	sh -c "cd '$TDATA' && '$AT' leaks before.full"
 # /proc/allocinfo 2.0: only the sites that hold something, exactly (-B).
-at_out "tool/leaks: /proc/allocinfo, exact" "$TDATA/kernel-2.0.allocinfo: 5 sites held 2888704 in 713 blocks when the report was made
+at_out "tool/leaks: /proc/allocinfo, exact" "$TDATA/kernel-2.0.allocinfo: 5 sites held 2888704 bytes in 713 blocks when the report was made
    LIVE  BLOCKS  SITE
 2228224     544  mm/slub.c:2492 func:alloc_slab_page
  524288     128  mm/page_ext.c:271 func:alloc_page_ext
@@ -34,6 +34,13 @@ COLUMNS=200 at_out "tool/snapshot: a table for people (-f table)" \
 1.0 MiB       1  1.0 MiB      1  1.0 MiB  a.c:10:5 func:fa callee:malloc
 500 KiB      50  505 KiB    100  500 KiB  b.c:20:7 [libb.so] func:fb" \
 	"$AT" snapshot -f table "$TDATA/rise-and-fall.timeline@peak"
+# A title longer than the width: on two lines, broken where a field ends.
+sed '1s/"program": "synth"/"program": "a_program_with_a_name_long_enough_to_fill_the_line"/' \
+	"$TDATA/rise-and-fall.timeline" > "$TWORK/long-name.timeline"
+COLUMNS=80 at_out "tool/snapshot: a title too long for the width, on two lines" \
+"a_program_with_a_name_long_enough_to_fill_the_line (pid 42):
+live 1.5 MiB in 51 blocks; total 1.5 MiB in 101 calls" \
+	sh -c "'$AT' snapshot -f table '$TWORK/long-name.timeline@peak' | head -n 2"
 
 # A program whose report had nowhere to go: its kept report, by pid and by
 # name, says what was live at exit: the sites of its report that hold
@@ -54,7 +61,7 @@ at_out "tool/leaks: by the program's name, at exit" "threads (pid $pid), exited:
 pid=$!
 at_started $pid
 check "tool/leaks: a running process: what it holds now" \
-	sh -c "'$AT' leaks $pid | head -n 1 | grep -Eq '^$THREADS \\(pid $pid\\): [0-9]+ sites hold .* now \\(it runs\\)\$'"
+	sh -c "'$AT' leaks $pid | head -n 1 | grep -Eq '^$THREADS \\(pid $pid\\): ([0-9]+ sites? hold .*|nothing is live) now \\(it runs\\)\$'"
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 at_shared_live_dir

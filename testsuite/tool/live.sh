@@ -40,8 +40,18 @@ at_converges "tool/live: record -- a multi-threaded program, last sample = exit 
 # A program that ends at once is still caught (inotify, and the file kept open).
 at_converges "tool/live: record -- a program that ends at once" \
 	short -o "$TWORK/short.timeline" -- "$THREADS" 1 0
+# What record says: how many samples it wrote (one, for a program that
+# ends at once: "1 sample").
+said=$("$AT" record -o "$TWORK/said.timeline" -- "$THREADS" 1 0 2>&1 >/dev/null)
+n=$(grep -c '^{"t"' "$TWORK/said.timeline")
+pid=$(echo "$said" | sed -n 's/.* (pid \([0-9]*\)) .*/\1/p')
+at_out "tool/live: record says how many samples it wrote" \
+	"alloctag: $n sample$([ "$n" = 1 ] || echo s) of $THREADS (pid $pid) in $TWORK/said.timeline" echo "$said"
 at_error "tool/live: record -- a command that cannot run" "cannot run $TWORK/none: No such file or directory" \
 	"$AT" record -o "$TWORK/none.timeline" -- "$TWORK/none"
+at_error "tool/live: record -m under the least size of a timeline" \
+	"-m 2k: less than 64k, the smallest a timeline is kept in" \
+	"$AT" record -m 2k -o "$TWORK/none.timeline" -- "$THREADS" 1 0
 err=$("$AT" record -o "$TWORK/none.timeline" -- true 2>&1 >/dev/null)
 rc=$?
 if [ $rc = 2 ] && [[ $err == "alloctag record: true (pid "+([0-9])") exited with no live counters: it does not run with the alloctag runtime (build it with alloctag-cc), or runs with ALLOCTAG_LIVE=off" ]]; then

@@ -7,7 +7,8 @@ DOC=$TOP/build/$TESTCC/doc
 M=$TWORK/manual
 mkdir -p "$M"
 
-# groff reads the pages, col strips its overstrikes.
+# groff reads the pages, col strips its overstrikes (-P-c: overstrikes, not
+# the SGR escapes a newer grotty writes by default, which col keeps).
 if ! ensure_deps groff-base bsdextrautils || ! command -v groff >/dev/null || ! command -v col >/dev/null; then
 	skip "tool/manual: the pages read by groff" "groff-base or bsdextrautils could not be installed: $DEPS_OUT"
 	exit 0
@@ -15,7 +16,7 @@ fi
 
 # A page as a person reads it, on one long line per paragraph, blanks collapsed.
 rendered() {
-	groff -man -Tascii -rLL=2000n "$1" 2>&1 | col -bx | tr -s ' \n' '  '
+	groff -man -Tascii -P-c -rLL=2000n "$1" 2>&1 | col -bx | tr -s ' \n' '  '
 }
 # alloctag COMMAND --help's options, one per line, blanks collapsed:
 # "-d, --delay=SECONDS Refresh every SECONDS ...".
@@ -33,6 +34,13 @@ for page in alloctag.1 alloctag-cc.1 alloctag.7; do
 	warnings=$(groff -man -ww -z "$DOC/$page" 2>&1)
 	[ -z "$warnings" ] && pass "tool/manual: $page has no groff warning" ||
 		fail "tool/manual: $page has no groff warning" "$warnings"
+done
+
+# Each page's title, as man shows it on its first line: NAME(SECTION) twice.
+for page in alloctag.1 alloctag-cc.1 alloctag.7; do
+	title=$(echo "$page" | tr a-z A-Z | sed 's/\.\(.\)$/(\1)/')
+	at_out "tool/manual: $page's title" "$title $title" \
+		sh -c "groff -man -Tascii -P-c '$DOC/$page' 2>&1 | col -bx | head -n 1 | awk '{ print \$1, \$NF }'"
 done
 
 man1=$(rendered "$DOC/alloctag.1")

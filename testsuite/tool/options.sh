@@ -1,6 +1,7 @@
 # The alloctag command's options as in GNU tools: -h/--help and --version on
 # every subcommand (status 0, on stdout), long names beside short ones,
-# options after the operands, and one line naming a bad option.
+# options after the operands, one line naming a bad option or value as
+# written, and a standard output that cannot be written is trouble.
 . "$TOP/testsuite/tool/lib.sh"
 
 cmds=$("$AT" --help | sed -n 's/^  alloctag \([a-z]*\) .*/\1/p' | tr '\n' ' ')
@@ -33,3 +34,44 @@ at_error "tool/options: an unknown long option" "no option --width (alloctag plo
 	"$AT" plot --width 3 "$TDATA/before.full"
 at_error "tool/options: an option without its value" "-o needs a value (alloctag pprof --help)" \
 	"$AT" pprof "$TDATA/before.full" -o
+at_error "tool/options: an unknown option before the command" "no option --bogus (alloctag --help)" \
+	"$AT" --bogus
+# A bad value: the option said as written, long or short.
+at_error "tool/options: a bad value of a long option" \
+	"--sort s1.txt: no such column: live (l), blocks (b), growth (g), rate (a), calls/s (n), total (t), calls (c), peak (p), site (s)" \
+	"$AT" top --sort s1.txt
+at_error "tool/options: a bad value of a long option with =" "--iterations=0: not a count of refreshes" \
+	"$AT" top --iterations=0 "$TDATA/before.full"
+at_error "tool/options: a bad value of a short option" "-n0: not a number of sites from 1 to 1000" \
+	"$AT" plot -n0 "$TDATA/before.full"
+at_error "tool/options: an empty operand" "an empty operand: name a PID, a program or a file" "$AT" top ''
+
+# A standard output that cannot be written is trouble, as in GNU tools:
+# status 2 and one line, whatever the command wrote it with.
+at_full() {
+	local name=$1 who=$2 err rc
+	shift 2
+	err=$("$AT" "$@" 2>&1 >/dev/full)
+	rc=$?
+	if [ $rc = 2 ] && [ "$err" = "$who: cannot write to the standard output: No space left on device" ]; then
+		pass "tool/options: $name > /dev/full"
+	else
+		fail "tool/options: $name > /dev/full" "status $rc (want 2)" "stderr: $err"
+	fi
+}
+if [ -w /dev/full ]; then
+	cp "$TDATA/rise-and-fall.timeline" "$B/rise.timeline"
+	at_full "--help" alloctag --help
+	at_full "--version" alloctag --version
+	at_full "ps --help" "alloctag ps" ps --help
+	at_full "ps" "alloctag ps" ps
+	at_full "ps -a" "alloctag ps" ps -a
+	at_full "top -b FILE" "alloctag top" top -b "$TDATA/before.full"
+	at_full "snapshot" "alloctag snapshot" snapshot -f json "$TDATA/before.full"
+	at_full "leaks" "alloctag leaks" leaks "$TDATA/before.full"
+	at_full "diff" "alloctag diff" diff "$TDATA/before.full" "$TDATA/after.json"
+	at_full "plot, its file's name" "alloctag plot" plot "$B/rise.timeline"
+	at_full "pprof, its file's name" "alloctag pprof" pprof "$B/rise.timeline"
+else
+	skip "tool/options: a standard output that cannot be written" "no /dev/full"
+fi

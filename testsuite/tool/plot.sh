@@ -19,7 +19,7 @@ if "$AT" plot -o "$page" "$TDATA/rise-and-fall.timeline"; then
 	section live-linear-lines | grep -q '>peak 1.5 MiB at 5.00 s</text>' || problems="$problems peak"
 	grep -q '101 samples over 10.00 s (one every 100 ms); peak 1.5 MiB at 5.00 s; at exit 1.0 MiB in 101 blocks; 2 sites.' \
 		"$page" || problems="$problems summary"
-	grep -q '<td class="l">b.c:20:7</td><td class="l">fb</td><td class="l"></td><td class="l">libb.so</td><td>0</td><td>100</td><td>10,000</td><td>200</td><td>512,000</td><td>512,000</td>' \
+	grep -q '<td class="l">b.c:20:7</td><td class="l">fb</td><td class="l"></td><td class="l">libb.so</td><td title="0 bytes">0 B</td><td title="100">100</td><td title="10,000 bytes">9.8 KiB</td><td title="200">200</td><td title="512,000 bytes">500 KiB</td><td title="512,000 bytes">500 KiB</td>' \
 		"$page" || problems="$problems table"
 	[ -z "$problems" ] && pass "tool/plot: a timeline's page" || fail "tool/plot: a timeline's page" "$problems"
 else
@@ -81,9 +81,17 @@ at_error "tool/timeline: time going back" "$T/back:10: a sample earlier than the
 	"$AT" snapshot "$T/back"
 at_error "tool/timeline: @ on a report" "$TDATA/before.full is not a timeline: @peak names a sample of a timeline" \
 	"$AT" snapshot "$TDATA/before.full@peak"
-at_error "tool/timeline: a sample before the first" \
+at_error "tool/timeline: a negative time" \
 	"$TDATA/rise-and-fall.timeline@-1s: name a sample as @last, @peak or @SECONDS" \
 	"$AT" snapshot "$TDATA/rise-and-fall.timeline@-1s"
+# A first sample 240 us in, as record's is: @0, however written, and any
+# time before it name it.
+sed '4s/"t": 0,/"t": 240000,/' "$TDATA/rise-and-fall.timeline" > "$T/late"
+first=$("$AT" snapshot -f full "$T/late@0.24ms")
+for when in 0 0s 0.0s 100us; do
+	at_out "tool/timeline: @$when, before the first sample, is the first" "$first" \
+		"$AT" snapshot -f full "$T/late@$when"
+done
 at_error "tool/timeline: a sample past the end" \
 	"$TDATA/rise-and-fall.timeline@99s: past the end of the timeline, which is 10.100 s long" \
 	"$AT" snapshot "$TDATA/rise-and-fall.timeline@99s"

@@ -57,7 +57,7 @@ at_error "tool/allocinfo: not a report" \
 printf '   12    1 nowhere\n' > "$B/notag"
 at_error "tool/allocinfo: a line without its site" \
 	"$B/notag:1: no file:line and func:NAME in the tag info" "$AT" pprof -o "$B/p" "$B/notag"
-head -c 64 /bin/sh > "$B/binary"
+printf 'BZh91AY&SY\0\1\2\3' > "$B/binary"
 at_error "tool/allocinfo: a binary file" "$B/binary: a binary file, not a report" "$AT" snapshot "$B/binary"
 : > "$B/empty"
 at_error "tool/allocinfo: an empty file" "$B/empty: empty file, not a report" "$AT" plot -o "$B/p.html" "$B/empty"

@@ -1,8 +1,8 @@
 # The live directory's rules, on the reader's side: another user's process,
 # a process without the runtime, a symlink, a file or directory owned by
-# someone else or open to others, stale files (dead process, exec), corrupt,
-# truncated and other-version files.  Each: one line, status 2, and the
-# stale ones removed.
+# someone else or open to others, stale files (exec, or not counters and
+# dead), corrupt, truncated and other-version files.  Each: one line, status
+# 2, and the stale ones removed; a killed process's file kept.
 . "$TOP/testsuite/tool/lib.sh"
 
 FAKE=$TWORK/fakelive
@@ -99,14 +99,23 @@ fake empty
 at_error "tool/security: a file being made" "$LIVE/$fake: the process is starting" "$AT" snapshot "$fake"
 unfake
 
-# Stale: the writer died (SIGKILL: no exit handler), or exec'd (the same
-# pid and start, another program's code and stack).  Recognized, removed,
-# said as "no process" or "no live counters".
+# The writer killed (SIGKILL: no exit handler): its file is its last word,
+# kept as PID.counters and read as such (here, truncated: one line).  Stale:
+# a dead process's file that is not counters, or one whose writer exec'd
+# (the same pid and start, another program's code and stack).  Recognized,
+# removed, said as "no process" or "no live counters".
 fake truncated
 kill -KILL "$fake"
 wait "$fake" 2>/dev/null
-at_error "tool/security: a dead process's file" "no process $fake" "$AT" snapshot "$fake"
-[ ! -e "$LIVE/$fake" ] && pass "tool/security: a dead process's file is removed" ||
+at_error "tool/security: a killed process's file" \
+	"$LIVE/$fake.counters: truncated (its header says 12288 bytes, the file has 4096)" "$AT" snapshot "$fake"
+[ ! -e "$LIVE/$fake" ] && [ -f "$LIVE/$fake.counters" ] && pass "tool/security: a killed process's file is kept" ||
+	fail "tool/security: a killed process's file is kept" "$(ls -l "$LIVE")"
+fake garbage
+kill -KILL "$fake"
+wait "$fake" 2>/dev/null
+at_error "tool/security: a dead process's file, not counters" "no process $fake" "$AT" snapshot "$fake"
+[ ! -e "$LIVE/$fake" ] && [ ! -e "$LIVE/$fake.counters" ] && pass "tool/security: a dead process's file is removed" ||
 	fail "tool/security: a dead process's file is removed" "$(ls -l "$LIVE")"
 fake exec
 sleep 0.1

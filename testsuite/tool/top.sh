@@ -10,39 +10,78 @@ top_b() { "$AT" top -b "$@" | tail -n +2; }
 COLUMNS=200 at_out "tool/top: 200 columns, every column, the sites whole" \
 "live 13.3 KiB in 17 blocks; total 17.2 KiB in 57 calls
 5 sites, 5 shown; sorted by live bytes; h for keys
-   LIVE  BLOCKS  GROWTH  RATE  CALLS/S    TOTAL  CALLS     PEAK  SITE
-8.0 KiB       2       -     -        -  8.0 KiB      2  8.0 KiB  server.c:120:13 func:conn_new callee:xmalloc
-4.0 KiB       1       -     -        -  4.0 KiB      1  4.0 KiB  untagged:0 func:untagged
- 1000 B      10       -     -        -  4.9 KiB     50  2.0 KiB  cache.c:44:9 func:cache_put callee:malloc
-  300 B       3       -     -        -    300 B      3    300 B  cache.c:51:20 func:cache_put callee:strdup
-   64 B       1       -     -        -     64 B      1     64 B  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
+    LIVE  BLOCKS     GROWTH        RATE  CALLS/S     TOTAL  CALLS      PEAK  SITE
+ 8.0 KiB       2          -           -        -   8.0 KiB      2   8.0 KiB  server.c:120:13 func:conn_new callee:xmalloc
+ 4.0 KiB       1          -           -        -   4.0 KiB      1   4.0 KiB  untagged:0 func:untagged
+  1000 B      10          -           -        -   4.9 KiB     50   2.0 KiB  cache.c:44:9 func:cache_put callee:malloc
+   300 B       3          -           -        -     300 B      3     300 B  cache.c:51:20 func:cache_put callee:strdup
+    64 B       1          -           -        -      64 B      1      64 B  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
 	top_b "$TDATA/before.full"
+# As wide as its numbers for people can be, each column, so that the
+# choice of columns stays from one refresh to the next (below).
 COLUMNS=80 at_out "tool/top: 80 columns, the site keeps half, sorted by total (-s total)" \
 "live 13.3 KiB in 17 blocks; total 17.2 KiB in 57 calls
 5 sites, 5 shown; sorted by total bytes; h for keys
-   LIVE  BLOCKS  GROWTH  RATE    TOTAL  SITE
-8.0 KiB       2       -     -  8.0 KiB  server.c:120:13 func:conn_new callee:...
- 1000 B      10       -     -  4.9 KiB  cache.c:44:9 func:cache_put callee:ma...
-4.0 KiB       1       -     -  4.0 KiB  untagged:0 func:untagged
-  300 B       3       -     -    300 B  cache.c:51:20 func:cache_put callee:s...
-   64 B       1       -     -     64 B  plugin.c:7:5 [libplug.so] func:plug_i..." \
+    LIVE     GROWTH     TOTAL  SITE
+ 8.0 KiB          -   8.0 KiB  server.c:120:13 func:conn_new callee:xmalloc
+  1000 B          -   4.9 KiB  cache.c:44:9 func:cache_put callee:malloc
+ 4.0 KiB          -   4.0 KiB  untagged:0 func:untagged
+   300 B          -     300 B  cache.c:51:20 func:cache_put callee:strdup
+    64 B          -      64 B  plugin.c:7:5 [libplug.so] func:plug_init calle..." \
 	top_b -s total "$TDATA/before.full"
-# A long path gives its middle first; /proc/allocinfo has no totals: no
-# column for them.
-COLUMNS=60 at_out "tool/top: 60 columns, long paths shortened in the middle" \
+# A site too long gives its directories first, its file's name and line
+# stay; /proc/allocinfo has no totals: no column for them.
+COLUMNS=60 at_out "tool/top: 60 columns, the directories of long paths go first" \
 "live 2.8 MiB in 713 blocks
 7 sites, 7 shown; sorted by live bytes; h for keys
-    LIVE  BLOCKS  GROWTH  SITE
- 2.1 MiB     544       -  mm/slub.c:2492 func:alloc_slab_...
- 512 KiB     128       -  mm/page_ext.c:271 func:alloc_pa...
-96.0 KiB      24       -  kernel/fork.c:318 func:alloc_th...
-36.0 KiB       9       -  fs/xfs/xfs_buf.c:348 [xfs] func...
- 1.0 KiB       8       -  lib/kobject.c:679 func:kobject_...
-     0 B       0       -  arch...ve.c:127 func:__its_allo...
-     0 B       0       -  arch...fs.c:105 func:create_set..." \
+    LIVE  BLOCKS     GROWTH  SITE
+ 2.1 MiB     544          -  mm/slub.c:2492 func:alloc_sl...
+ 512 KiB     128          -  mm/page_ext.c:271 func:alloc...
+96.0 KiB      24          -  .../fork.c:318 func:alloc_th...
+36.0 KiB       9          -  .../xfs_buf.c:348 [xfs] func...
+ 1.0 KiB       8          -  lib/kobject.c:679 func:kobje...
+     0 B       0          -  .../alternative.c:127 func:_...
+     0 B       0          -  .../kdebugfs.c:105 func:crea..." \
 	top_b "$TDATA/kernel-2.0.allocinfo"
+# A deep path at 80 columns: the directories go, the file's name and line
+# stay whole; narrower, the name is shortened in its middle, never the line.
+cat > "$TWORK/deep.full" <<'EOR'
+allocinfo - version: 2.0
+#     <size>  <calls>   <total size> <total calls>  <peak size> <tag info>
+      102400     6859         102400          6859       102400 src/very/long/directory/name/for/testing/columns/of/the/top/view/in/a/narrow/terminal/churn_with_a_long_file_name.c:17:69 func:worker callee:strdup 
+           0        0         2048             1         2048 src/short/dir/a.c:1:2 func:a_function_with_a_name_too_long_for_its_column callee:malloc 
+EOR
+COLUMNS=80 at_out "tool/top: 80 columns, a deep path: its file's name and line kept" \
+"    LIVE     GROWTH        RATE  SITE
+ 100 KiB          -           -  .../churn_with_a_long_file_name.c:17:69 func...
+     0 B          -           -  .../a.c:1:2 func:a_function_with_a_name_too_..." \
+	sh -c "'$AT' top -b '$TWORK/deep.full' | tail -n +4"
+COLUMNS=40 at_out "tool/top: 40 columns, a deep path: its file's name shortened, its line kept" \
+"    LIVE  SITE
+ 100 KiB  .../churn_w..._name.c:17:69...
+     0 B  .../a.c:1:2 func:a_function..." \
+	sh -c "'$AT' top -b '$TWORK/deep.full' | tail -n +4"
+# A report that grows between two refreshes: the second has growth and
+# rates, wider than the first's "-", and the same columns; its totals' line
+# too long for 80 columns is cut where a field ends.
+cp "$TDATA/before.full" "$TWORK/moving.full"
+(sleep 1
+ awk 'NR <= 2 { print; next }
+      { printf "%12d %8d %14d %13d %12d", $1 * 37, $2 * 37, $3 * 977, $4 * 977, $5 * 37
+        for (i = 6; i <= NF; i++) printf " %s", $i; print " " }' "$TWORK/moving.full" > "$TWORK/moving.new" &&
+ mv "$TWORK/moving.new" "$TWORK/moving.full") &
+COLUMNS=80 "$AT" top -b -n 2 -d 2 "$TWORK/moving.full" > "$TWORK/moving.out"
+wait
+at_out "tool/top: the same columns at each refresh" "    LIVE     GROWTH        RATE  SITE
+    LIVE     GROWTH        RATE  SITE" grep '^ *LIVE ' "$TWORK/moving.out"
+check "tool/top: a line too long cut where a field ends" grep -Eqx \
+	'live 493 KiB in 629 blocks \(\+480 KiB\); total 16\.4 MiB in 55689 calls; [0-9.]+ MiB/s' "$TWORK/moving.out"
+COLUMNS=40 at_out "tool/top: 40 columns, each line cut where a field ends" \
+"alloctag top
+live 13.3 KiB in 17 blocks
+5 sites, 5 shown; sorted by live bytes" sh -c "'$AT' top -b '$TDATA/before.full' | head -n 3"
 COLUMNS=120 at_out "tool/top: a filter by module, exact numbers (-B)" \
-"live 64 in 1 block; total 64 in 1 call
+"live 64 bytes in 1 block; total 64 bytes in 1 call
 5 sites, 1 match \"module:plug\", 1 shown; sorted by live bytes; h for keys
 LIVE  BLOCKS  GROWTH  RATE  CALLS/S  TOTAL  CALLS  PEAK  SITE
   64       1       -     -        -     64      1    64  plugin.c:7:5 [libplug.so] func:plug_init callee:calloc" \
