@@ -14,7 +14,8 @@
  *
  * The call is written twice, as the macro writes it: the same code, and the
  * same static branch per site (the jump label a module's loader allocates
- * entries for).  A call that can throw gets its landing pad on both paths,
+ * entries for); its result, a variable both define, read after they join.
+ * A call that can throw gets its landing pad on both paths,
  * and its restore on the fall-through edge of the tagged one.  A call that
  * does not return, or has abnormal edges (a setjmp receiver in its
  * function), is tagged unguarded: there is no path to join.
@@ -89,6 +90,25 @@ static void append_test(basic_block bb, tree pred, location_t loc)
 }
 
 /*
+ * The result of CALL, when the gimplifier made it an SSA name (a temporary:
+ * "_1 = foo (); a = _1;"), which the two calls cannot both define: they
+ * define a variable instead, and the name takes its value where the paths
+ * join, at the start of JOIN.  JOIN must have no other predecessor.
+ */
+static void result_at_join(gcall *call, basic_block join)
+{
+	tree lhs = gimple_call_lhs(call);
+	gimple_stmt_iterator gsi = gsi_after_labels(join);
+	tree var;
+
+	if (!lhs || TREE_CODE(lhs) != SSA_NAME)
+		return;
+	var = create_tmp_var(TREE_TYPE(lhs), "alloctag_result");
+	gimple_call_set_lhs(call, var);
+	gsi_insert_before(&gsi, gimple_build_assign(lhs, var), GSI_SAME_STMT);
+}
+
+/*
  * CALL (its callee already the one to call) tagged by SAVE and RESTORE
  * only while PRED() holds; false, and nothing changed, when it cannot be
  * (the caller then tags it unguarded).
@@ -99,13 +119,16 @@ bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore)
 		return false;
 
 	basic_block callbb = block_of_its_own(call);
-	edge before = single_pred_edge(callbb), back = return_edge(call);
-	basic_block test = before->src, join = back->dest;
+	edge before = single_pred_edge(callbb);
+	basic_block test = before->src, join = split_edge(return_edge(call));
 	profile_probability on = profile_probability::likely();
 	profile_count all = callbb->count;
 	basic_block tagged = new_block_after(test, all.apply_probability(on));
-	gcall *copy = as_a<gcall *>(gimple_copy(call));
 	int lp = lookup_stmt_eh_lp(call);
+	gcall *copy;
+
+	result_at_join(call, join);
+	copy = as_a<gcall *>(gimple_copy(call));
 
 	append_test(test, pred, gimple_location(call));
 	before->flags = (before->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
