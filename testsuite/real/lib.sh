@@ -157,7 +157,8 @@ check_dhat() {
 # zero-size request (malloc(0), calloc(1, 0)) as 1 byte, alloctag as the 0
 # bytes asked for.
 # With SRCDIR, also site by site (dhat_sites, for the functions that the libc
-# header and TAGS declare tagged): the same calls and bytes but for two
+# header and TAGS declare tagged, and the wrappers the report's sites call):
+# the same calls and bytes but for two
 # explained differences: a site may have up to a byte a call more in DHAT
 # (zero-size requests), and an ADDRESS_SITE ("file.c:function") whose sizes
 # depend on heap addresses, which differ under valgrind (a key printed with
@@ -189,7 +190,8 @@ dhat_compare() {
 	[ "$rl" = "$dl" ] || printf 'BAD\nlive at exit differs\n'
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
 		<(report_by_function "$report") \
-		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.tags" "$tags")) |
+		<(dhat_sites "$dhat.json" "$src" $(tagged_functions "$TOP/runtime/alloctag-libc.tags" "$tags") \
+			$(report_callees "$report")) |
 	awk -v addr=" $* " -v r="$r" -v d="$d" '
 		# site report_calls report_bytes dhat_calls dhat_bytes
 		{
@@ -382,6 +384,15 @@ report_by_function() {
 			calls[site] += $3; bytes[site] += $4
 		}
 		END { for (s in calls) print s, calls[s], bytes[s] }' | sort
+}
+
+# report_callees REPORT: the functions the report's sites call (callee:NAME),
+# one a line: besides the tagged ones, the allocation wrappers alloctag-cc
+# found (the auto argument charges their callers' lines, as it would for a
+# function declared alloc_tagged), which DHAT's stacks must skip the same way.
+report_callees() {
+	report_rows "$1" | awk '{ for (i = 7; i <= NF; i++) if ($i ~ /^callee:/) print substr($i, 8) }' |
+		sort -u
 }
 
 # tagged_functions FILE...: the functions that the headers declare
