@@ -530,11 +530,17 @@ check_pair() {
 	row "build wall time (s)" "$mwall" "$pwall"
 	row "build CPU time (s)" "$mcpu" "$pcpu"
 	[ -n "$macro_cached" ] && echo "(macro build times from an earlier run$macro_cached)"
-	# Both kernels run the same code: the plugin's save/restore are the macros'.
-	if [ $(( (ptext - mtext) * 1000 / mtext )) -eq 0 ] && [ $(( (mtext - ptext) * 1000 / mtext )) -eq 0 ]; then
-		pass "vmlinux text within 0.1% of the macro kernel's ($((ptext - mtext)) bytes)"
+	# Both kernels run the same code: the plugin's save/restore are the
+	# macros'.  Not larger by 0.1%; smaller by up to 1%, for 7.x's
+	# alloc_hooks_tag() writes the call and its arguments' computation in
+	# both branches of its static key, the plugin computes them once before
+	# the branch and writes only the call twice (7.2 x86_64 tinyconfig:
+	# -4,564 bytes, 0.105%).
+	local larger=$(( (ptext - mtext) * 1000 / mtext )) smaller=$(( (mtext - ptext) * 100 / mtext ))
+	if [ "$larger" -le 0 ] && [ "$smaller" -le 0 ]; then
+		pass "vmlinux text not 0.1% larger, nor 1% smaller, than the macro kernel's ($((ptext - mtext)) bytes)"
 	else
-		fail "vmlinux text within 0.1% of the macro kernel's ($((ptext - mtext)) bytes)"
+		fail "vmlinux text not 0.1% larger, nor 1% smaller, than the macro kernel's ($((ptext - mtext)) bytes)"
 	fi
 }
 
