@@ -14,6 +14,7 @@
  *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
  *   alloctag_guard.c      a tag current only while a predicate holds (enabled=)
  *   alloctag_unwind.c     the tag given back when an exception leaves the call
+ *   alloctag_setjmp.c     the tag current at a setjmp made current at its second return
  *   alloctag_wrappers.c   allocation wrappers found by the compiler (auto)
  *   alloctag_callers.c    calls charged to the user's line that asked (auto)
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
@@ -135,6 +136,9 @@ bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore);
 
 /* alloctag_unwind.c */
 bool alloctag_restore_on_unwind(gcall *call, gimple *restore);
+
+/* alloctag_setjmp.c */
+bool alloctag_keep_tag_across(gcall *call);
 
 /* alloctag_wrappers.c */
 void alloctag_wrapper_shape(tree fndecl);

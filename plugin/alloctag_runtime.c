@@ -31,8 +31,9 @@
  * sizeof(struct alloc_tag), and testsuite/plugin/own-runtime.sh compares
  * the code of a unit built with each.  The front end never sees any of it:
  * a unit may include alloctag.h itself, and then its own declarations are
- * used (alloctag_tag.c); nothing is made for a unit without tagged calls.
- * Made at the unit's first tagged call, while the call graph is being built:
+ * used (alloctag_tag.c); nothing is made for a unit without tagged calls
+ * or calls that return twice (alloctag_setjmp.c reads the current tag there).
+ * Made at the unit's first such call, while the call graph is being built:
  * the hooks are finalized as the front end's functions are, and analyzed
  * when the call graph reaches them through the calls the pass adds.
  * A unit that declares the current tag or the restore hook but not the save
