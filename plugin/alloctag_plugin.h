@@ -14,6 +14,7 @@
  *   alloctag_builtin.c    tagged calls to GCC built-ins: the hooks' stores must be volatile
  *   alloctag_guard.c      a tag current only while a predicate holds (enabled=)
  *   alloctag_unwind.c     the tag given back when an exception leaves the call
+ *   alloctag_setjmp.c     the tag current at a setjmp made current at its second return
  *   alloctag_wrappers.c   allocation wrappers found by the compiler (auto)
  *   alloctag_callers.c    calls charged to the user's line that asked (auto)
  *   alloctag_rewrite.c    the GIMPLE pass that rewrites the calls
@@ -88,6 +89,8 @@ tree alloctag_variant(tree fndecl);
 void alloctag_define_public_aliases(void);
 
 /* alloctag_tag.c */
+/* liballoctag's current tag (alloctag.h, runtime/alloctag.c): the kernel has none. */
+#define ALLOCTAG_CURRENT_TAG "alloctag_current"
 struct alloctag_runtime {
 	tree tag_type;		/* struct alloc_tag */
 	tree ct_field;		/* its struct codetag */
@@ -99,6 +102,8 @@ struct alloctag_runtime {
 	tree claim;		/* the save hook of the user's code, or NULL (auto) */
 	tree enabled;		/* tag only while enabled() holds, or NULL */
 	bool restore_takes_tag;	/* restore(&tag, old), not restore(old) */
+	tree current;		/* liballoctag's current tag, or NULL: another
+				   runtime's (the kernel's: current->alloc_tag) */
 };
 /*
  * Where a call is, as __FILE__, __LINE__ and __func__ would say there, the
@@ -112,13 +117,14 @@ struct alloctag_site {
 	const char *callee;	/* NULL: an indirect call through no name */
 };
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee);
+const struct alloctag_runtime *alloctag_find_user_runtime(location_t loc);
 tree alloctag_save_hook_for(const struct alloctag_runtime *rt, tree caller);
 struct alloctag_site alloctag_site_of(location_t call_loc, tree caller, const char *callee);
 tree alloctag_build_tag(const struct alloctag_runtime *rt, const struct alloctag_site *site,
 			tree caller, location_t call_loc, bool implied);
 
 /* alloctag_runtime.c */
-bool alloctag_declare_runtime(tree *save, tree *restore);
+bool alloctag_declare_runtime(tree *save, tree *restore, tree *current);
 tree alloctag_declare_claim(void);
 
 /* alloctag_builtin.c */
@@ -130,6 +136,9 @@ bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore);
 
 /* alloctag_unwind.c */
 bool alloctag_restore_on_unwind(gcall *call, gimple *restore);
+
+/* alloctag_setjmp.c */
+bool alloctag_keep_tag_across(gcall *call);
 
 /* alloctag_wrappers.c */
 void alloctag_wrapper_shape(tree fndecl);

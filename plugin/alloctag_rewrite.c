@@ -28,6 +28,14 @@
  * one that can throw on the way the exception leaves it too
  * (alloctag_unwind.c); a noreturn call gets none, as with the kernel's
  * alloc_hooks() macro.
+ *
+ * A call that returns twice (setjmp) is not tagged; with liballoctag's
+ * runtime, the tag current at it is made current again after it
+ * (alloctag_setjmp.c), which a longjmp out of a tagged call needs:
+ *
+ *	r = setjmp(env);		  old = alloctag_current;	(before its block)
+ *					  r = setjmp(env);
+ *					  alloc_tag_restore(NULL, old);
  */
 #include "alloctag_plugin.h"
 
@@ -540,9 +548,11 @@ static bool implied_call(tree caller, const gcall *call, tree callee)
 
 /*
  * The calls of FUN to tag: direct ones to tagged functions, indirect ones
- * of a tagged type, and the implied ones.
+ * of a tagged type, and the implied ones; and those that return twice
+ * (RETURNS_TWICE), after which the tag current before them is made
+ * current again (alloctag_setjmp.c).
  */
-static void collect_tagged_calls(function *fun, vec<tagged_call> *calls)
+static void collect_calls(function *fun, vec<tagged_call> *calls, vec<gcall *> *returns_twice)
 {
 	basic_block bb;
 
@@ -554,6 +564,8 @@ static void collect_tagged_calls(function *fun, vec<tagged_call> *calls)
 
 			if (!call)
 				continue;
+			if (gimple_call_flags(call) & ECF_RETURNS_TWICE)
+				returns_twice->safe_push(call);
 			if (!callee ? alloctag_indirect_tagged(call) : alloctag_tagged_callee(callee)
 				      || (t.implied = implied_call(fun->decl, call, callee)))
 				calls->safe_push(t);
@@ -564,9 +576,10 @@ static void collect_tagged_calls(function *fun, vec<tagged_call> *calls)
 static void rewrite_function(function *fun)
 {
 	auto_vec<tagged_call> calls;
-	auto_vec<gcall *> explicit_calls;
+	auto_vec<gcall *> explicit_calls, returns_twice;
 	auto_vec<location_t> written;
 	struct tagged_call *t;
+	gcall *call;
 	unsigned i;
 
 	/*
@@ -578,7 +591,7 @@ static void rewrite_function(function *fun)
 	if (alloctag_is_new_operator(fun->decl))
 		return;
 	/* Collect first: rewriting inserts statements and may split edges. */
-	collect_tagged_calls(fun, &calls);
+	collect_calls(fun, &calls, &returns_twice);
 	FOR_EACH_VEC_ELT(calls, i, t)
 		if (!t->implied)
 			explicit_calls.safe_push(t->call);
@@ -596,6 +609,8 @@ static void rewrite_function(function *fun)
 			rewrite_call(t->call, callee ? alloctag_tagged_callee(callee) : NULL_TREE,
 				     fun->decl, written[i], false);
 	}
+	FOR_EACH_VEC_ELT(returns_twice, i, call)
+		alloctag_keep_tag_across(call);
 }
 
 namespace {

@@ -31,8 +31,9 @@
  * sizeof(struct alloc_tag), and testsuite/plugin/own-runtime.sh compares
  * the code of a unit built with each.  The front end never sees any of it:
  * a unit may include alloctag.h itself, and then its own declarations are
- * used (alloctag_tag.c); nothing is made for a unit without tagged calls.
- * Made at the unit's first tagged call, while the call graph is being built:
+ * used (alloctag_tag.c); nothing is made for a unit without tagged calls
+ * or calls that return twice (alloctag_setjmp.c reads the current tag there).
+ * Made at the unit's first such call, while the call graph is being built:
  * the hooks are finalized as the front end's functions are, and analyzed
  * when the call graph reaches them through the calls the pass adds.
  * A unit that declares the current tag or the restore hook but not the save
@@ -41,8 +42,6 @@
  */
 #include "alloctag_plugin.h"
 
-/* The name of the runtime's current tag (alloctag.h, runtime/alloctag.c). */
-#define CURRENT_TAG "alloctag_current"
 /* ct.flags of a tag the compiler implied (alloctag.h's ALLOC_TAG_IMPLIED). */
 #define IMPLIED_FLAG 0x100
 
@@ -100,7 +99,8 @@ static tree tag_type(void)
 /* extern __thread TYPE alloctag_current __attribute__((tls_model("initial-exec"))) */
 static tree current_tag(tree type)
 {
-	tree var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(CURRENT_TAG), type);
+	tree var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(ALLOCTAG_CURRENT_TAG),
+			      type);
 
 	DECL_EXTERNAL(var) = 1;
 	TREE_PUBLIC(var) = 1;
@@ -295,7 +295,7 @@ static tree restore_hook(tree current)
  */
 static bool partly_declared(void)
 {
-	const char *names[] = { CURRENT_TAG, alloctag_opts.restore_hook };
+	const char *names[] = { ALLOCTAG_CURRENT_TAG, alloctag_opts.restore_hook };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		tree declared = alloctag_lookup_decl(names[i]);
@@ -312,17 +312,18 @@ static bool partly_declared(void)
 
 static tree made_current;	/* the current tag, once the runtime is made */
 
-bool alloctag_declare_runtime(tree *save, tree *restore)
+bool alloctag_declare_runtime(tree *save, tree *restore, tree *current)
 {
 	if (partly_declared())
 		return false;
 
-	tree current = current_tag(build_pointer_type(tag_type()));
 	bool inner = !strcmp(alloctag_opts.runtime, "innermost");
 
-	*save = save_like_hook(alloctag_opts.save_hook, current, inner ? innermost : outermost);
-	*restore = restore_hook(current);
-	made_current = current;
+	made_current = current_tag(build_pointer_type(tag_type()));
+	*save = save_like_hook(alloctag_opts.save_hook, made_current,
+			       inner ? innermost : outermost);
+	*restore = restore_hook(made_current);
+	*current = made_current;
 	return true;
 }
 

@@ -6,7 +6,10 @@
  * (alloc_tag_save, alloc_tag_restore), the tag type from the save hook's
  * parameter (struct alloc_tag), its fields by name; or, for a unit that
  * declares no save hook, with runtime= (alloctag-cc), liballoctag's, made
- * by alloctag_runtime.c and checked here as the unit's would be.  For each site this builds
+ * by alloctag_runtime.c and checked here as the unit's would be.  Where it
+ * is liballoctag's, its current tag, a variable, is known too: the calls
+ * that return twice read it (alloctag_find_user_runtime(), which finds the
+ * runtime without a word, or not at all).  For each site this builds
  * what the kernel's DEFINE_ALLOC_TAG() writes by hand:
  *
  *	static struct alloc_tag_counters _alloc_tag_cntr;	(counters-section)
@@ -267,7 +270,7 @@ static bool find_hooks(location_t call_loc, tree callee)
 	tree save = alloctag_lookup_decl(alloctag_opts.save_hook);
 
 	if (alloctag_opts.runtime && !(save && TREE_CODE(save) == FUNCTION_DECL)) {
-		if (!alloctag_declare_runtime(&runtime.save, &runtime.restore))
+		if (!alloctag_declare_runtime(&runtime.save, &runtime.restore, &runtime.current))
 			return false;
 	} else {
 		runtime.save = find_hook(alloctag_opts.save_hook, call_loc, callee);
@@ -283,8 +286,27 @@ static bool find_hooks(location_t call_loc, tree callee)
 }
 
 /*
- * The runtime, found once per translation unit at its first tagged call, or
- * NULL (diagnosed once, at that call).
+ * liballoctag's current tag: made with the runtime, or the unit's, as
+ * alloctag.h declares it (a pointer to the tag type); else NULL_TREE: the
+ * kernel's is no variable (current->alloc_tag).
+ */
+static tree find_current_tag(void)
+{
+	tree var;
+
+	if (runtime.current)
+		return runtime.current;
+	var = alloctag_lookup_decl(ALLOCTAG_CURRENT_TAG);
+	if (!var || TREE_CODE(var) != VAR_DECL || !POINTER_TYPE_P(TREE_TYPE(var))
+	    || TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(var))) != runtime.tag_type)
+		return NULL_TREE;
+	return var;
+}
+
+/*
+ * The runtime, found once per translation unit at its first tagged call (or
+ * call that returns twice: alloctag_find_user_runtime()), or NULL
+ * (diagnosed once, at that call).
  */
 const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree callee)
 {
@@ -292,12 +314,65 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 		if (find_hooks(call_loc, callee) && check_hooks(call_loc, callee) && check_tag_type()
 		    && check_shared_counters()) {
 			runtime_state = RUNTIME_FOUND;
+			runtime.current = find_current_tag();
 			hooks_take_the_place_of_their_calls();
 		} else {
 			runtime_state = RUNTIME_MISSING;
 		}
 	}
 	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
+}
+
+/* NAME is declared in the unit, and not as a type: a function, a variable. */
+static bool declared(const char *name)
+{
+	tree decl = alloctag_lookup_decl(name);
+
+	return decl && TREE_CODE(decl) != TYPE_DECL;
+}
+
+static bool declared_function(const char *name)
+{
+	tree decl = alloctag_lookup_decl(name);
+
+	return decl && TREE_CODE(decl) == FUNCTION_DECL;
+}
+
+/*
+ * The unit's runtime is liballoctag's, and alloctag_find_runtime() finds it
+ * without a word: made by the plugin (runtime=, for a unit that declares
+ * none of it: partly_declared() in alloctag_runtime.c says nothing), or
+ * alloctag.h's (its hooks and current tag declared, its tag type complete).
+ */
+static bool liballoctag_runtime_at_hand(void)
+{
+	tree save = alloctag_lookup_decl(alloctag_opts.save_hook), tag_ptr;
+
+	if (alloctag_opts.enabled && !declared_function(alloctag_opts.enabled))
+		return false;
+	if (!declared_function(alloctag_opts.save_hook))
+		return alloctag_opts.runtime && !declared(ALLOCTAG_CURRENT_TAG)
+		       && !declared(alloctag_opts.restore_hook);
+	tag_ptr = first_param_type(save);
+	return declared_function(alloctag_opts.restore_hook) && declared(ALLOCTAG_CURRENT_TAG)
+	       && tag_ptr && POINTER_TYPE_P(tag_ptr) && COMPLETE_TYPE_P(TREE_TYPE(tag_ptr));
+}
+
+/*
+ * The runtime where it is liballoctag's (user space, where a program may
+ * call setjmp: alloctag_setjmp.c), else NULL, and nothing said: a unit
+ * without hooks, or with the kernel's, is left as it is.  LOC: the call it
+ * is for, where alloctag_find_runtime() would say what is missing (the
+ * check before it keeps it from having to).
+ */
+const struct alloctag_runtime *alloctag_find_user_runtime(location_t loc)
+{
+	const struct alloctag_runtime *rt;
+
+	if (runtime_state == RUNTIME_UNKNOWN && !liballoctag_runtime_at_hand())
+		return NULL;
+	rt = alloctag_find_runtime(loc, NULL_TREE);
+	return rt && rt->current ? rt : NULL;
 }
 
 /*

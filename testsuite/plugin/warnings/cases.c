@@ -16,6 +16,7 @@
  * before GCC N only, or from GCC N on.  Clauses are separated by ";".
  */
 #define _GNU_SOURCE
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,3 +54,10 @@ char *strdup_null(void) { return strdup(NULL); }
 size_t object_size(void) { char *p = malloc(10); size_t n = __builtin_object_size(p, 0); free(p); return n; }
 void getline_leak(FILE *f) { char *line = NULL; size_t n = 0; if (getline(&line, &n, f) > 0) puts(line); }
 void asprintf_leak(int i) { char *s; if (asprintf(&s, "%d", i) > 0) puts(s); }
+jmp_buf jump;
+void setjmp_leak(void) { char *p; if (setjmp(jump)) return; p = malloc(8); if (p) longjmp(jump, 1); }
+int setjmp_use_after_free(void) { char *p = malloc(8); if (!p) return 0; if (setjmp(jump)) return p[0]; free(p); longjmp(jump, 1); }
+int setjmp_double_free(void) { char *p = malloc(8); if (!p) return 0; if (sigsetjmp(jump, 0)) { free(p); return 1; } free(p); siglongjmp(jump, 1); }
+static void set_jump(void) { setjmp(jump); }
+void setjmp_stale(void) { set_jump(); longjmp(jump, 1); }
+int setjmp_uninit(void) { int *p = malloc(8); if (setjmp(jump)) return 0; int r = p ? p[0] : 0; free(p); return r; }
