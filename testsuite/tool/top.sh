@@ -114,7 +114,8 @@ THREADS=$(at_build threads) || { fail "tool/top: build threads.c" "$THREADS"; re
 at_private_live_dir top
 cat > "$TWORK/bare.sh" <<'EOS'
 AT=$1 THREADS=$2 LIVE=$XDG_RUNTIME_DIR/alloctag
-started() { for _ in $(seq 100); do [ -e "$LIVE/$1" ] && return; sleep 0.02; done; }
+# a loaded machine (a kernel build beside) may take seconds: up to 20
+started() { for _ in $(seq 1000); do [ -e "$LIVE/$1" ] && return; sleep 0.02; done; echo "pid $1: no live file after 20 s"; }
 echo "none: $("$AT" top 2>&1 >/dev/null)"
 "$THREADS" 1000 1 > /dev/null &
 one=$!
