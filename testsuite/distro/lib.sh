@@ -91,7 +91,13 @@ test_counts() {
 	/tests passed, [0-9]+ tests? failed out of [0-9]+/ { run += $NF; ok += $NF - $4 }
 	/^Files=[0-9]+, Tests=[0-9]+/ { split($2, t, "="); n = t[2] + 0; run += n; perl += n }
 	/^Result: PASS/ { ok += perl; perl = 0 }
-	END { print run + 0, ok + 0 }'
+	# gawk: a test name a line between "======== Starting ... tests ========"
+	# and "======== Done with ... tests ========", then "N TESTS FAILED"
+	/^======== Starting .* tests ========$/ { gawk = 1; next }
+	/^======== Done with .* tests ========$/ { gawk = 0; next }
+	gawk && /^[A-Za-z0-9_.+-]+$/ { gawkrun++ }
+	/^[0-9]+ TESTS? FAILED$/ { gawkfailed += $1 }
+	END { print run + gawkrun, ok + gawkrun - gawkfailed }'
 }
 
 # prepare SPEC W: W emptied; the source package's .dsc fetched (its path on
