@@ -97,6 +97,13 @@ test_counts() {
 	/^======== Done with .* tests ========$/ { gawk = 0; next }
 	gawk && /^[A-Za-z0-9_.+-]+$/ { gawkrun++ }
 	/^[0-9]+ TESTS? FAILED$/ { gawkfailed += $1 }
+	# ninja_test: "[I/N] Suite.Test" a test, "*** Failure in ..." under the
+	# test that failed, then "passed" or "failed"
+	match($0, /^\[[0-9]+\/[0-9]+\] [A-Za-z0-9_]+\.[A-Za-z0-9_]+$/) {
+		split($1, in_n, "/"); ninja = in_n[2] + 0; test = $2; next
+	}
+	ninja && /^\*\*\* Failure in / && !(test in ninjafailed) { ninjafailed[test] = 1; nf++ }
+	ninja && /^(passed|failed)$/ { run += ninja; ok += ninja - nf; ninja = nf = 0; delete ninjafailed }
 	END { print run + gawkrun, ok + gawkrun - gawkfailed }'
 }
 
