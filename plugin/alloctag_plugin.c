@@ -55,7 +55,7 @@ __visible int plugin_init(struct plugin_name_args *info, struct plugin_gcc_versi
 	if (alloctag_opts.disable)
 		return 0;
 
-	alloctag_register_decl_callbacks(name);
+	alloctag_register_parse_callbacks(name);
 
 	struct register_pass_info rewrite_pass = {
 		.pass				= make_alloctag_rewrite_pass(g),

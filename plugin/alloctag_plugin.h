@@ -4,7 +4,8 @@
  *
  *   alloctag_plugin.c     plugin_init(), version check, callbacks
  *   alloctag_options.c    -fplugin-arg-alloctag-* parsing
- *   alloctag_decls.c      declarations recorded while the front end parses
+ *   alloctag_decls.c      the unit's declarations by name, the trees kept alive
+ *   alloctag_parse.c      what is done as the front end parses: declarations recorded, checked
  *   alloctag_attribute.c  __attribute__((alloc_tagged)) and its checks
  *   alloctag_byname.c     functions tagged by name (-fplugin-arg-alloctag-tag=...)
  *   alloctag_variant.c    the untagged variant each tagged call is renamed to
@@ -55,12 +56,17 @@ bool alloctag_parse_options(const struct plugin_name_args *info);
 const char *alloctag_options_help(bool one_line);
 bool alloctag_is_identifier(const char *s);
 
-/* alloctag_decls.c */
-void alloctag_register_decl_callbacks(const char *plugin_name);
+/* alloctag_decls.c: the bottom, calls no other part */
+void alloctag_decls_init(const char *plugin_name);
+bool alloctag_record_decl(tree decl);
+void alloctag_add_tagged_function(tree fndecl);
 tree alloctag_lookup_decl(const char *name);
 void alloctag_root_tree(tree t);
 const vec<tree> &alloctag_tagged_functions(void);
 const char *alloctag_macro_value(const char *name, bool *defined);
+
+/* alloctag_parse.c */
+void alloctag_register_parse_callbacks(const char *plugin_name);
 void alloctag_note_use(tree fndecl);
 
 /* alloctag_byname.c */
