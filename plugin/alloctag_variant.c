@@ -65,13 +65,63 @@ static bool body_only_attribute(tree attr)
 	return false;
 }
 
-static tree call_attributes(tree fndecl)
+/*
+ * The name calls to the allocator NAME (a "*dealloc" attribute's argument)
+ * are renamed to: its variant's if it is tagged, else NULL_TREE.
+ */
+static tree renamed_allocator(tree name)
+{
+	tree decl = TREE_CODE(name) == IDENTIFIER_NODE
+		    ? alloctag_lookup_decl(IDENTIFIER_POINTER(name)) : NULL_TREE;
+
+	if (!decl || TREE_CODE(decl) != FUNCTION_DECL || !alloctag_is_tagged(decl))
+		return NULL_TREE;
+	tree v = alloctag_variant_name(decl);
+	return v != DECL_NAME(decl) ? v : NULL_TREE;
+}
+
+/*
+ * The twin of attribute A of FNDECL for its variant V, or NULL_TREE.  GCC
+ * pairs allocators and deallocators (-Wmismatched-dealloc, -fanalyzer) by
+ * the "malloc (DEALLOC, N)" attributes an allocator names its deallocators
+ * with, and the "*dealloc (ALLOCATOR, N)" ones these give each deallocator
+ * back, by name.  A function that frees what it returns (reallocarray:
+ * glibc declares it its own deallocator) must stay so once renamed, and a
+ * deallocator must accept what renamed allocators return: without the
+ * twins, reallocarray_noprof (malloc (n), ...) is "a mismatched
+ * allocation function".
+ */
+static tree variant_twin(tree a, tree fndecl, tree v)
+{
+	tree args = TREE_VALUE(a);
+
+	if (!args)
+		return NULL_TREE;
+	if (is_attribute_p("malloc", get_attribute_name(a)) && TREE_VALUE(args) == fndecl)
+		return tree_cons(TREE_PURPOSE(a), tree_cons(NULL_TREE, v, TREE_CHAIN(args)),
+				 NULL_TREE);
+	if (is_attribute_p("*dealloc", get_attribute_name(a))) {
+		tree renamed = renamed_allocator(TREE_VALUE(args));
+
+		if (renamed)
+			return tree_cons(TREE_PURPOSE(a),
+					 tree_cons(NULL_TREE, renamed, TREE_CHAIN(args)), NULL_TREE);
+	}
+	return NULL_TREE;
+}
+
+/* FNDECL's attributes that say what a call does, for its variant V. */
+static tree call_attributes(tree fndecl, tree v)
 {
 	tree list = NULL_TREE;
 
-	for (tree a = DECL_ATTRIBUTES(fndecl); a; a = TREE_CHAIN(a))
-		if (!body_only_attribute(a))
-			list = tree_cons(TREE_PURPOSE(a), TREE_VALUE(a), list);
+	for (tree a = DECL_ATTRIBUTES(fndecl); a; a = TREE_CHAIN(a)) {
+		if (body_only_attribute(a))
+			continue;
+		list = tree_cons(TREE_PURPOSE(a), TREE_VALUE(a), list);
+		if (tree twin = variant_twin(a, fndecl, v))
+			list = chainon(twin, list);
+	}
 	return nreverse(list);
 }
 
@@ -98,7 +148,7 @@ static tree clone_declaration(tree fndecl, tree name)
 	TREE_NOTHROW(v) = TREE_NOTHROW(fndecl);
 	DECL_IS_RETURNS_TWICE(v) = DECL_IS_RETURNS_TWICE(fndecl);
 	TREE_SIDE_EFFECTS(v) = TREE_SIDE_EFFECTS(fndecl);
-	DECL_ATTRIBUTES(v) = call_attributes(fndecl);
+	DECL_ATTRIBUTES(v) = call_attributes(fndecl, v);
 	/* C linkage: the name is the symbol.  Checked by the caller for C++. */
 	SET_DECL_ASSEMBLER_NAME(v, name);
 	alloctag_root_tree(v);
