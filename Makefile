@@ -118,8 +118,10 @@ $(B)/plugin $(B)/tool $(B)/doc:
 	mkdir -p $@
 
 # After the plugin: alloctag-cc is made with its path and hash, and two
-# sub-makes must not build it at once (make -j).
-runtime: plugin
+# sub-makes must not build it at once (make -j).  After the tool as well:
+# the drivers' help is made by it, and a second sub-make linking it while
+# this one runs it fails ("Text file busy").
+runtime: plugin tool
 	@$(MAKE) --no-print-directory $(RUNTIME)
 
 # The runtime, in DIR with FLAGS: its objects and its libraries.  Built twice:
