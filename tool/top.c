@@ -316,6 +316,27 @@ static void put_totals(struct top *t, struct buf *out)
 	buf_free(&line);
 }
 
+/*
+ * "NAME (pid N)" after LINE's start, NAME (a program or a file) shortened
+ * in its directories or its middle so that the line still names it at the
+ * terminal's width: cut where a field ends, it would lose it whole.
+ */
+static void put_title_name(const struct top *t, struct buf *line)
+{
+	const char *name = t->now.program ? t->now.program : t->what;
+	char pid[32] = "";
+	size_t used;
+
+	if (t->now.pid)
+		snprintf(pid, sizeof(pid), " (pid %ld)", t->now.pid);
+	used = line->len + strlen(pid);
+	if (t->cols && (size_t)t->cols > used)
+		shorten_site(line, name, (size_t)t->cols - used);
+	else
+		buf_puts(line, name);
+	buf_puts(line, pid);
+}
+
 static void put_header(struct top *t, struct buf *out, size_t shown)
 {
 	struct buf line = { 0 };
@@ -323,9 +344,8 @@ static void put_header(struct top *t, struct buf *out, size_t shown)
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	buf_printf(&line, "alloctag top - %s", t->now.program ? t->now.program : t->what);
-	if (t->now.pid)
-		buf_printf(&line, " (pid %ld)", t->now.pid);
+	buf_puts(&line, "alloctag top - ");
+	put_title_name(t, &line);
 	/* Ended without its runtime's exit: killed (its kept counters, or seen here). */
 	buf_printf(&line, " - %s - every %gs%s", when, t->delay / 1e9,
 		   !t->exited ? "" : t->now.exited && !t->now.unreported ? " - exited" : " - killed");
