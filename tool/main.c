@@ -196,6 +196,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	stdout_hold();
 	atexit(close_stdout);
 	if (argc < 2)
 		fail("usage: alloctag COMMAND [OPTION]... [OPERAND]... (alloctag --help lists the commands)");

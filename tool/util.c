@@ -68,6 +68,14 @@ static _Noreturn void stdout_failed(int err)
 	_exit(EXIT_TROUBLE);
 }
 
+void stdout_hold(void)
+{
+	static char held[STDOUT_HELD];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, held, _IOFBF, sizeof(held));
+}
+
 void stdout_flush(void)
 {
 	if (fflush(stdout) != 0)

@@ -36,6 +36,14 @@ void fail_as(const char *name);
 void stdout_flush(void);
 void close_stdout(void);
 
+/* A standard output that is not a terminal held in one buffer of
+ * STDOUT_HELD bytes, set before anything is written: a write that fails in
+ * the middle of a printf() loses its errno (and on glibc its bytes), so that
+ * what a command prints is written whole by stdout_flush() or
+ * close_stdout(), whose failure then says why. */
+#define STDOUT_HELD	(1 << 20)
+void stdout_hold(void);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -68,6 +68,9 @@ if [ -w /dev/full ]; then
 	at_full "ps -a" "alloctag ps" ps -a
 	at_full "top -b FILE" "alloctag top" top -b "$TDATA/before.full"
 	at_full "snapshot" "alloctag snapshot" snapshot -f json "$TDATA/before.full"
+	# 44 KiB: more than stdio's buffer, whose failed write inside printf()
+	# would lose why.
+	at_full "snapshot of 7.2's allocinfo" "alloctag snapshot" snapshot "$TDATA/allocinfo-7.2-arm64.txt"
 	at_full "leaks" "alloctag leaks" leaks "$TDATA/before.full"
 	at_full "diff" "alloctag diff" diff "$TDATA/before.full" "$TDATA/after.json"
 	at_full "plot, its file's name" "alloctag plot" plot "$B/rise.timeline"
