@@ -32,8 +32,8 @@
  * tag, so that an allocation is charged to the innermost line of the user's
  * that led to it (a constructor of the user's that push_back calls), while
  * a tag of an explicitly tagged call still wins over every tag under it, as
- * always.  Transparent code keeps the save hook: what it allocates goes to
- * the tag current.  A unit without implied tags is rewritten as without
+ * always.  Transparent code, and an allocator called through a pointer,
+ * keep the save hook: what they allocate goes to the tag current.  A unit without implied tags is rewritten as without
  * the auto argument.
  */
 #include "alloctag_plugin.h"
@@ -146,10 +146,95 @@ static bool opaque_may_allocate(tree fn)
 	return !strncmp(symbol, "_Z", 2) && !allocates_nothing(symbol);
 }
 
+/*
+ * The C library's functions that allocate what they keep or hand back
+ * through no returned block of their own (the buffer a stream's first read
+ * or write makes, setlocale's and the time zone's tables, qsort's scratch,
+ * the resolver's list), by symbol: the fortified forms (__printf_chk) and
+ * the redirected ones (fopen64, __isoc99_fscanf) too.  Their calls get
+ * implied tags, not tags of their own, since several call back into the
+ * user's code (qsort's comparison, nftw's function, a cookie stream's
+ * writer), whose tagged calls must take over.  Not the functions of one
+ * character (getc, putc, their unlocked inline forms): around each, a tag
+ * would cost a third of the call for a buffer made once.
+ */
+static const char *const c_library_allocating[] = {
+	/* streams: the FILE, and setvbuf's buffer */
+	"fdopen", "fmemopen", "fopen", "fopen64", "fopencookie", "freopen", "freopen64",
+	"open_wmemstream", "popen", "setvbuf", "tmpfile", "tmpfile64",
+	/* a stream's buffer, made by its first read, write or seek */
+	"fgets", "fgets_unlocked", "__fgets_chk", "__fgets_unlocked_chk",
+	"fgetws", "fgetws_unlocked", "__fgetws_chk", "__fgetws_unlocked_chk",
+	"fputs", "fputs_unlocked", "fputws", "fputws_unlocked", "puts",
+	"fread", "fread_unlocked", "__fread_chk", "__fread_unlocked_chk",
+	"fwrite", "fwrite_unlocked", "fseek", "fseeko", "fseeko64", "rewind",
+	"printf", "fprintf", "vprintf", "vfprintf",
+	"__printf_chk", "__fprintf_chk", "__vprintf_chk", "__vfprintf_chk",
+	"wprintf", "fwprintf", "vwprintf", "vfwprintf",
+	"__wprintf_chk", "__fwprintf_chk", "__vwprintf_chk", "__vfwprintf_chk",
+	"scanf", "fscanf", "vscanf", "vfscanf", "wscanf", "fwscanf", "vwscanf", "vfwscanf",
+	"__isoc99_scanf", "__isoc99_fscanf", "__isoc99_vscanf", "__isoc99_vfscanf",
+	"__isoc99_wscanf", "__isoc99_fwscanf", "__isoc99_vwscanf", "__isoc99_vfwscanf",
+	"__isoc23_scanf", "__isoc23_fscanf", "__isoc23_vscanf", "__isoc23_vfscanf",
+	"__isoc23_wscanf", "__isoc23_fwscanf", "__isoc23_vwscanf", "__isoc23_vfwscanf",
+	/* directories and file trees */
+	"fdopendir", "opendir", "scandir", "scandir64", "scandirat", "scandirat64",
+	"glob", "glob64", "ftw", "ftw64", "nftw", "nftw64",
+	"fts_open", "fts64_open", "fts_read", "fts64_read", "fts_children", "fts64_children",
+	"wordexp",
+	/* sorting, search trees */
+	"qsort", "qsort_r", "tsearch",
+	/* locales, messages, character sets */
+	"setlocale", "newlocale", "duplocale", "catopen", "iconv_open",
+	"bindtextdomain", "bind_textdomain_codeset", "textdomain",
+	"gettext", "dgettext", "dcgettext", "ngettext", "dngettext", "dcngettext",
+	/* the C library's regular expressions */
+	"regcomp", "regexec", "re_compile_pattern", "re_compile_fastmap",
+	"re_search", "re_search_2", "re_match", "re_match_2",
+	/* the environment, the time zone */
+	"setenv", "putenv", "tzset", "localtime", "localtime_r", "mktime", "timelocal",
+	"ctime", "ctime_r", "strftime",
+	/* users, groups, hosts and services */
+	"getpwnam", "getpwuid", "getpwnam_r", "getpwuid_r", "getpwent",
+	"getgrnam", "getgrgid", "getgrnam_r", "getgrgid_r", "getgrent", "getgrouplist",
+	"initgroups", "getlogin", "getaddrinfo", "getnameinfo",
+	"gethostbyname", "gethostbyname2", "gethostbyaddr",
+	"getservbyname", "getservbyport", "getprotobyname",
+	/* not dlopen nor pthread_create: what they allocate is the C library's own
+	   bookkeeping, kept in its caches after dlclose and pthread_join */
+};
+
+/*
+ * FN is one of c_library_allocating, declared where the unit does not
+ * define it: by the C library's headers, by a copy of them (gnulib's
+ * lib/regex.h, which sed's build puts first), or by GCC (__builtin_puts,
+ * for printf("hello\n")).  A program's own function of that name in another
+ * unit is called with an implied tag, which its own tagged calls take over.
+ */
+static bool c_library_allocates(tree fn)
+{
+	static hash_set<nofree_string_hash> *names;
+
+	if (body_of(fn) || !TREE_PUBLIC(fn))
+		return false;
+	if (!names) {
+		names = new hash_set<nofree_string_hash>;
+		for (size_t i = 0; i < ARRAY_SIZE(c_library_allocating); i++)
+			names->add(c_library_allocating[i]);
+	}
+	return names->contains(alloctag_symbol_name(fn));
+}
+
+/* FN, whose body the unit has not, may allocate: the C++ or the C library's. */
+static bool opaque_allocates(tree fn)
+{
+	return opaque_may_allocate(fn) || c_library_allocates(fn);
+}
+
 /* A call to FN from transparent code reaches an allocation, by itself. */
 static bool allocates_by_itself(tree fn)
 {
-	return alloctag_tagged_callee(fn) || alloctag_is_wrapper(fn) || opaque_may_allocate(fn);
+	return alloctag_tagged_callee(fn) || alloctag_is_wrapper(fn) || opaque_allocates(fn);
 }
 
 static bool reaches_allocation(tree fn, const struct body *b)
@@ -168,7 +253,11 @@ static bool reaches_allocation(tree fn, const struct body *b)
 	return false;
 }
 
-/* Which transparent functions reach an allocation: a fixpoint over the unit. */
+/*
+ * Which transparent functions reach an allocation: a fixpoint over the
+ * unit.  Not one that never returns (libstdc++'s __replacement_assert,
+ * which prints and aborts): nothing it allocates is the caller's to charge.
+ */
 static void settle_allocating(void)
 {
 	bool changed = true;
@@ -179,7 +268,8 @@ static void settle_allocating(void)
 			tree fn = (*it).first;
 			struct body *b = (*it).second;
 
-			if (!b->allocates && transparent(fn) && reaches_allocation(fn, b))
+			if (!b->allocates && transparent(fn)
+			    && !(flags_from_decl_or_type(fn) & ECF_NORETURN) && reaches_allocation(fn, b))
 				b->allocates = changed = true;
 		}
 	}
@@ -201,13 +291,18 @@ bool alloctag_implied_callee(tree caller, tree callee)
 	if (alloctag_is_wrapper(callee))
 		return true;
 	b = body_of(callee);
-	return b ? b->allocates && transparent(callee) : opaque_may_allocate(callee);
+	return b ? b->allocates && transparent(callee) : opaque_allocates(callee);
 }
 
-/* CALLER's tags take over from an implied tag (alloc_tag_claim). */
+/*
+ * CALLER's tags take over from an implied tag (alloc_tag_claim).  Not an
+ * allocator called through a pointer (Lua's l_alloc, a table of allocation
+ * hooks): the implied tag of the line that led to it is charged, as through
+ * a wrapper, though a direct call to it is not tagged (it is no wrapper).
+ */
 bool alloctag_claims(tree caller)
 {
-	return any_implied && !transparent(caller);
+	return any_implied && !transparent(caller) && !alloctag_allocator_by_pointer(caller);
 }
 
 /* The unit makes an implied tag: one of the user's functions calls into such code. */

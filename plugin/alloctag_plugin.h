@@ -152,6 +152,8 @@ void alloctag_wrapper_address_taken(tree fndecl);
 bool alloctag_add_wrappers_file(const char *file, const char *option);
 void alloctag_wrappers_resolve(void);
 bool alloctag_is_wrapper(tree fndecl);
+bool alloctag_allocator_by_pointer(tree fndecl);
+const char *alloctag_symbol_name(tree fndecl);
 
 /* alloctag_callers.c */
 void alloctag_note_body(tree fndecl, const vec<tree> &refs, bool indirect);

@@ -98,8 +98,17 @@ static const char *indirect_callee_name(tree fn)
  */
 static const char *callee_name(tree callee, const gcall *call)
 {
-	if (callee)
-		return lang_hooks.decl_printable_name(callee, 1);
+	static const char builtin_prefix[] = "__builtin_";
+	const char *name;
+
+	if (callee) {
+		/* GCC's own call to the library (printf("hi\n") made puts("hi")): its name */
+		name = lang_hooks.decl_printable_name(callee, 1);
+		if (fndecl_built_in_p(callee, BUILT_IN_NORMAL)
+		    && !strncmp(name, builtin_prefix, sizeof(builtin_prefix) - 1))
+			name += sizeof(builtin_prefix) - 1;
+		return name;
+	}
 	return call ? indirect_callee_name(gimple_call_fn(call)) : NULL;
 }
 

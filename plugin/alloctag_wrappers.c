@@ -751,8 +751,8 @@ static struct shape *shape(tree fndecl)
 	return s ? *s : NULL;
 }
 
-/* An external function's name in the list, as the linker sees it. */
-static const char *symbol_name(tree fndecl)
+/* An external function's name, as the linker sees it (the list's, the C library's). */
+const char *alloctag_symbol_name(tree fndecl)
 {
 	const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
 
@@ -767,7 +767,7 @@ static bool external(tree fndecl)
 static bool is_listed(tree fndecl)
 {
 	return listed_wrappers && !without_list && external(fndecl)
-	       && listed_wrappers->contains(symbol_name(fndecl));
+	       && listed_wrappers->contains(alloctag_symbol_name(fndecl));
 }
 
 bool alloctag_is_wrapper(tree fndecl)
@@ -867,7 +867,7 @@ static bool listed_keeps_nothing(tree fn, int arg)
 
 	if (!listed_free || without_list || !external(fn) || arg >= MAX_LISTED_ARG)
 		return false;
-	args = listed_free->get(symbol_name(fn));
+	args = listed_free->get(alloctag_symbol_name(fn));
 	return args && (*args >> arg & 1);
 }
 
@@ -978,8 +978,8 @@ static bool never_wrapper(struct shape *s)
 	       || s->nested;
 }
 
-/* S returns a fresh value, with the wrappers known so far. */
-static bool returns_fresh(struct shape *s)
+/* S may return a fresh value, with the wrappers known so far, wrapper or not. */
+static bool may_return_fresh(struct shape *s)
 {
 	auto_vec<bool> fresh;
 	struct way *w;
@@ -987,8 +987,6 @@ static bool returns_fresh(struct shape *s)
 	unsigned i;
 	bool changed = true;
 
-	if (never_wrapper(s))
-		return false;
 	fresh.safe_grow_cleared(s->settled.length());
 	while (changed) {
 		changed = false;
@@ -1001,6 +999,24 @@ static bool returns_fresh(struct shape *s)
 		if (fresh_way(w, fresh))
 			return true;
 	return false;
+}
+
+/* S returns a fresh value, with the wrappers known so far. */
+static bool returns_fresh(struct shape *s)
+{
+	return !never_wrapper(s) && may_return_fresh(s);
+}
+
+/*
+ * FNDECL is shaped as a wrapper but called through a pointer (Lua's
+ * l_alloc, a table of allocation hooks): an allocator, through which the
+ * tag current is charged, as through a wrapper, but which no caller tags.
+ */
+bool alloctag_allocator_by_pointer(tree fndecl)
+{
+	struct shape *s = shape(fndecl);
+
+	return s && !s->wrapper && !s->nested && never_wrapper(s) && may_return_fresh(s);
 }
 
 /* --- The list of other units' wrappers ----------------------------------- */
@@ -1193,9 +1209,9 @@ static char *list_entry(struct shape *s, const char *unit)
 		external_sources(s, &seen, &through);
 	if (!s->own && through.is_empty())
 		return NULL;
-	entry = concat(unit, "\t", symbol_name(s->fndecl), NULL);
+	entry = concat(unit, "\t", alloctag_symbol_name(s->fndecl), NULL);
 	for (unsigned i = 0; i < through.length(); i++)
-		entry = append_word(entry, symbol_name(through[i]));
+		entry = append_word(entry, alloctag_symbol_name(through[i]));
 	for (unsigned k = 0; k < s->params.length() && k < MAX_LISTED_ARG; k++)
 		if (s->params[k] >= 0 && !s->numbers[s->params[k]] && !s->own_kept[k]) {
 			snprintf(number, sizeof(number), "@%u", k);

@@ -334,7 +334,10 @@ dhat_sites() {
 				fn[nf] = substr(f, RSTART, RLENGTH)
 				sub(/^0x[0-9A-Fa-f]+: /, "", fn[nf])
 				sub(/[.].*/, "", fn[nf])		# GCC clones: f.part.0, f.isra.0
-				if (!(fn[nf] in tagged)) sub(/^__/, "", fn[nf])	# __strdup
+				if (!(fn[nf] in tagged)) {	# __strdup, _IO_fwrite, __fopen_internal
+					sub(/^(__|_IO_new_|_IO_)/, "", fn[nf])
+					sub(/_internal$/, "", fn[nf])
+				}
 			}
 			if (match(f, /[(][^ ():]+:[0-9]+[)]/))
 				file[nf] = substr(f, RSTART + 1, RLENGTH - 2)

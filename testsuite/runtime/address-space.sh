@@ -61,7 +61,9 @@ status 0" ] && [ "$tagged" = "$plain" ] || { echo "plain: $plain"; echo "allocta
 
 few_check() {
 	as_run few || return 1
-	[ "$(report_by_line "$d/few.report")" = "few.c:5 100/1 100/1 100
+	# exhaust()'s printf found no memory for stdout's buffer: its site, charged nothing
+	[ "$(report_by_line "$d/few.report")" = "exhaust.h:10 0/0 0/0 0
+few.c:5 100/1 100/1 100
 few.c:5 3000/1 3000/1 3000" ] || { cat "$d/few.report"; return 1; }
 	# sorted: the largest first
 	[ "$(grep -m 1 'few.c' "$d/few.report" | awk '{ print $1 }')" = 3000 ] || { cat "$d/few.report"; return 1; }
@@ -71,7 +73,8 @@ check address-space/report-sorted few_check
 many_check() {
 	local want got
 	as_run many || return 1
-	want=$(for i in $(seq 0 599); do echo "many.c:$((i + 6)) $((i + 1))/1 $((i + 1))/1 $((i + 1))"; done | sort)
+	want=$({ echo "exhaust.h:10 0/0 0/0 0"
+		for i in $(seq 0 599); do echo "many.c:$((i + 6)) $((i + 1))/1 $((i + 1))/1 $((i + 1))"; done; } | sort)
 	got=$(report_by_line "$d/many.report")
 	[ "$got" = "$want" ] &&
 		grep -qx '# alloctag: no memory to sort the sites: they are in the order they were first seen, every one' "$d/many.report" ||

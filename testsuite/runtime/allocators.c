@@ -60,14 +60,14 @@ int main(void)
 	keep[3] = s;
 	fmt(&s, "%s", "abcde");
 	free(s);
-	f = fmemopen("one\ntwo\n", 8, "r");
+	f = fmemopen("one\ntwo\n", 8, "r");			// site 0/0 * * (the FILE, its cookie)
 	setvbuf(f, buf, _IOFBF, sizeof(buf));		/* or getline allocates it */
 	getline(&line, &cap, f);			// site 0/0 120/1 120
 	fclose(f);
 	free(line);
 	line = NULL;
 	cap = 0;
-	f = fmemopen("a,b", 3, "r");
+	f = fmemopen("a,b", 3, "r");				// site 0/0 * *
 	setvbuf(f, buf, _IOFBF, sizeof(buf));
 	getdelim(&line, &cap, ',', f);			// site 0/0 120/1 120
 	fclose(f);

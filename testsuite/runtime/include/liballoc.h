@@ -22,6 +22,12 @@ static inline void lib_buf_grow(struct lib_buf *b, size_t n)
 	b->len = n;
 }
 
+/* An allocation through the caller's own allocator, called through a pointer. */
+static inline void *lib_make(void *(*alloc)(size_t), size_t n)
+{
+	return alloc(n);
+}
+
 static inline size_t lib_buf_len(const struct lib_buf *b)
 {
 	return b->len;
