@@ -1,18 +1,21 @@
 # bench/callers.sh, sourced by bench/run: what the plugin's auto argument
 # (allocations charged to the line that asked: C++ new, containers,
-# allocation wrappers) costs.  Two workloads, each built
+# allocation wrappers, the C library) costs.  Three workloads, each built
 #   plain      gcc -O2 / g++ -O2
 #   alloctag   alloctag-cc / alloctag-c++ (auto, the wrappers list of a
 #              first build: --alloctag-wrappers)
 #   noauto     the same without the auto argument (what alloctag-cc did
 #              before it)
 # bench/wrappers.c with bench/wrappers-lib.c (gnulib's xalloc in a unit of
-# its own: every call to a wrapper gets a tag) and bench/containers.cc
-# (std::map, std::unordered_map, std::list, strings, make_unique).
+# its own: every call to a wrapper gets a tag), bench/containers.cc
+# (std::map, std::unordered_map, std::list, strings, make_unique) and
+# bench/stdio.c (small fputs, fwrite, fprintf and fgets calls, qsort: the C
+# library's functions that allocate inside, each call with an implied tag).
 # Instructions (callgrind) and wall time (interleaved rounds) against plain;
 # the auto argument's own cost is alloctag against noauto.
 
 CALLERS_VARIANTS="plain alloctag noauto"
+CALLERS_WORKLOADS="wrappers containers stdio"
 
 # callers_cc VARIANT LANG: the compiler command of a variant.
 callers_cc() {
@@ -48,10 +51,11 @@ callers_tools() {
 # $W/NAME/VARIANT; alloctag's twice, the first to write its wrappers list.
 callers_build() {
 	local name=$1 v=$2 d=$W/$1/$2 cc srcs lang=c
-	srcs="$TOP/bench/wrappers.c $TOP/bench/wrappers-lib.c"
-	if [ "$name" = containers ]; then
-		lang=c++ srcs=$TOP/bench/containers.cc
-	fi
+	case $name in
+	wrappers) srcs="$TOP/bench/wrappers.c $TOP/bench/wrappers-lib.c" ;;
+	containers) lang=c++ srcs=$TOP/bench/containers.cc ;;
+	*) srcs=$TOP/bench/$name.c ;;
+	esac
 	cc=$(callers_cc "$v" $lang)
 	rm -rf "$d"
 	mkdir -p "$d"
@@ -64,7 +68,7 @@ callers_once() { (cd "$1/$2" && env ALLOCTAG_REPORT=report.txt "$TIMEIT" wall ".
 bench_callers() {
 	local name v
 	callers_tools
-	for name in wrappers containers; do
+	for name in $CALLERS_WORKLOADS; do
 		say "$name: 3 builds, callgrind, $ROUNDS interleaved rounds"
 		for v in $CALLERS_VARIANTS; do
 			callers_build "$name" "$v" || die "$name $v build failed: see $W/$name/$v/build.log"
@@ -89,9 +93,9 @@ callers_sites() {
 
 callers_table() {
 	local name d
-	for name in wrappers containers; do
+	for name in $CALLERS_WORKLOADS; do
 		d=$W/$name
-		table "$d" "bench/$name: the auto argument (C++ new, containers, allocation wrappers)" \
+		table "$d" "bench/$name: the auto argument (C++ new, containers, allocation wrappers, the C library)" \
 			"" $CALLERS_VARIANTS --
 		emit "" "The auto argument's own cost (alloctag against noauto):" \
 		     "$(ratio "$(cat "$d/alloctag/cg.total")" "$(cat "$d/noauto/cg.total")") instructions," \
