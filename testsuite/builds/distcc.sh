@@ -56,7 +56,7 @@ distcc_jansson() {
 	fi
 	pass "$name: build"
 	note "$(grep -c COMPILE_OK "$DLOG") compilations by distccd (CMake's checks included), each of the $(objects "$b" | wc -l) objects among them"
-	same_build "$name: objects and tags = local build" "$b"
+	same_build "$name: objects and tags = local build" "$b" columns
 	same_reports "$name: reports = local build" "$b"
 }
 
