@@ -33,8 +33,8 @@
  * that led to it (a constructor of the user's that push_back calls), while
  * a tag of an explicitly tagged call still wins over every tag under it, as
  * always.  Transparent code, and an allocator called through a pointer,
- * keep the save hook: what they allocate goes to the tag current.  A unit without implied tags is rewritten as without
- * the auto argument.
+ * keep the save hook: what they allocate goes to the tag current.  A unit
+ * without implied tags is rewritten as without the auto argument.
  */
 #include "alloctag_plugin.h"
 

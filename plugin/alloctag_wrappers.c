@@ -132,6 +132,7 @@ struct shape {
 	int identity;		/* returns only this parameter, or -1 */
 	bool nested;		/* it has nested functions, which reach its locals */
 	bool wrapper;
+	bool by_pointer;	/* shaped as a wrapper, but called through a pointer */
 	bool own;		/* a wrapper by the unit alone, without the list */
 };
 
@@ -1011,12 +1012,13 @@ static bool returns_fresh(struct shape *s)
  * FNDECL is shaped as a wrapper but called through a pointer (Lua's
  * l_alloc, a table of allocation hooks): an allocator, through which the
  * tag current is charged, as through a wrapper, but which no caller tags.
+ * Settled with the wrappers (settle()).
  */
 bool alloctag_allocator_by_pointer(tree fndecl)
 {
 	struct shape *s = shape(fndecl);
 
-	return s && !s->wrapper && !s->nested && never_wrapper(s) && may_return_fresh(s);
+	return s && s->by_pointer;
 }
 
 /* --- The list of other units' wrappers ----------------------------------- */
@@ -1288,6 +1290,8 @@ static void settle(void)
 	FOR_EACH_VEC_ELT(shapes, i, s)
 		s->identity = identity_parameter(s);
 	settle_wrappers();
+	FOR_EACH_VEC_ELT(shapes, i, s)
+		s->by_pointer = !s->nested && never_wrapper(s) && may_return_fresh(s);
 }
 
 /*
