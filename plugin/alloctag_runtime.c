@@ -15,7 +15,7 @@
  *	extern __thread struct alloc_tag *alloctag_current	(initial-exec)
  *	static inline always_inline
  *	struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
- *		{ old = alloctag_current; volatile store of (old ? old : tag)
+ *		{ volatile read old of alloctag_current; volatile store of (old ? old : tag)
  *		  (under -fanalyzer computed without a branch: outer_or()),
  *		  or of tag for the innermost rule; return old; }
  *	static inline always_inline
@@ -23,7 +23,7 @@
  *		{ volatile store of old; }
  *	static inline always_inline	(outermost only, made when first needed)
  *	struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
- *		{ old = alloctag_current; volatile store of
+ *		{ volatile read old of alloctag_current; volatile store of
  *		  (old && !(old->ct.flags & ALLOC_TAG_IMPLIED) ? old : tag)
  *		  (under -fanalyzer alloc_tag_save's); return old; }
  *
@@ -119,19 +119,30 @@ static tree current_tag(tree type)
 }
 
 /*
- * *(TYPE volatile *)&CURRENT = VALUE: GCC takes its built-in malloc to read
- * no memory, so a plain store of the tag around a call to it would be dead
- * (alloctag.h's ALLOCTAG_SET_CURRENT).
+ * *(TYPE volatile *)&CURRENT, read and written so (alloctag.h's
+ * ALLOCTAG_CURRENT and ALLOCTAG_SET_CURRENT).  Written: GCC takes its
+ * built-in malloc to read no memory, so a plain store of the tag around a
+ * call to it would be dead.  Read: a plain read after a restore would be
+ * the restored value, and the test of one tagged call's hook the test of the
+ * call's before it; jump threading would then copy the calls between them
+ * onto each way through both tests.
  */
-static tree set_current(tree current, tree value)
+static tree volatile_current(tree current)
 {
 	tree vtype = build_qualified_type(TREE_TYPE(current), TYPE_QUAL_VOLATILE);
-	tree lhs = build1(INDIRECT_REF, vtype,
+	tree ref = build1(INDIRECT_REF, vtype,
 			  fold_convert(build_pointer_type(vtype), build_fold_addr_expr(current)));
 
-	TREE_THIS_VOLATILE(lhs) = 1;
-	TREE_SIDE_EFFECTS(lhs) = 1;
-	tree store = build2(MODIFY_EXPR, vtype, lhs, value);
+	TREE_THIS_VOLATILE(ref) = 1;
+	TREE_SIDE_EFFECTS(ref) = 1;
+	return ref;
+}
+
+static tree set_current(tree current, tree value)
+{
+	tree lhs = volatile_current(current);
+	tree store = build2(MODIFY_EXPR, TREE_TYPE(lhs), lhs, value);
+
 	TREE_SIDE_EFFECTS(store) = 1;
 	return store;
 }
@@ -231,7 +242,7 @@ static tree save_like_hook(const char *name, tree current, tree (*value)(tree ol
 	tree old = hook_decl(VAR_DECL, "old", tag_ptr, hook);
 	tree body = alloc_stmt_list();
 
-	DECL_INITIAL(old) = current;
+	DECL_INITIAL(old) = volatile_current(current);
 	append_to_statement_list(build1(DECL_EXPR, void_type_node, old), &body);
 	append_to_statement_list(set_current(current, value(old, tag)), &body);
 	append_to_statement_list(build1(RETURN_EXPR, void_type_node,

@@ -89,6 +89,7 @@ extern __thread struct alloc_tag *alloctag_current
  * ran) a plain store of the tag would be dead, and dropped.
  */
 #define ALLOCTAG_SET_CURRENT(tag) (*(struct alloc_tag *volatile *)&alloctag_current = (tag))
+#define ALLOCTAG_CURRENT() (*(struct alloc_tag *volatile *)&alloctag_current)
 
 /*
  * Nesting: by default the outermost tagged call wins, so an allocator wrapper
@@ -98,7 +99,7 @@ extern __thread struct alloc_tag *alloctag_current
 static __inline__ __attribute__((__always_inline__, __unused__))
 struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 {
-	struct alloc_tag *old = alloctag_current;
+	struct alloc_tag *old = ALLOCTAG_CURRENT();
 
 #ifdef ALLOCTAG_INNERMOST
 	ALLOCTAG_SET_CURRENT(tag);
@@ -118,7 +119,7 @@ struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 static __inline__ __attribute__((__always_inline__, __unused__))
 struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
 {
-	struct alloc_tag *old = alloctag_current;
+	struct alloc_tag *old = ALLOCTAG_CURRENT();
 
 	if (old && (old->ct.flags & ALLOC_TAG_IMPLIED)) {
 		ALLOCTAG_SET_CURRENT(tag);

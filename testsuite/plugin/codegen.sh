@@ -28,3 +28,35 @@ codegen_check() {
 for opt in -O0 -O1 -O2 -O3 -Os; do
 	check "codegen/shapes$opt" codegen_check "$opt"
 done
+
+# Each call compiled once: a hook reads the current tag afresh (volatile), so
+# that GCC cannot take one call's test of it for the next one's and copy
+# the calls between them onto both ways (jump threading: two malloc calls
+# written, three compiled; an fopen copied three times, whose result then
+# reached free() through a PHI, where -Wmismatched-dealloc lost it).
+calls_once() {
+	local opt=$1 asm=$WORK/calls$opt.s counts
+	cat >"$WORK/calls.c" <<-'C'
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <string.h>
+	void *a, *b, *c;
+	FILE *f;
+	void calls(const char *s)
+	{
+		a = malloc(10);
+		b = malloc(20);
+		f = fopen(s, "r");
+		c = strdup(s);
+		fputs(s, f);
+	}
+	C
+	"$ATCC" $opt -S -o "$asm" "$WORK/calls.c" || return 1
+	counts=$(for fn in malloc_noprof fopen strdup_noprof fputs; do
+		echo "$fn $(grep -cE "^\s+(call|jmp)\s+$fn(@PLT)?\$" "$asm")"; done | xargs)
+	[ "$counts" = "malloc_noprof 2 fopen 1 strdup_noprof 1 fputs 1" ] ||
+		{ echo "calls compiled: $counts"; return 1; }
+}
+for opt in -O1 -O2 -O3 -Os; do
+	check "codegen/each call compiled once$opt" calls_once "$opt"
+done
