@@ -172,9 +172,9 @@ static tree site_tag(const struct alloctag_runtime *rt, const struct call_to_tag
 		inform(c->loc, "call to %qD tagged %s:%d:%d %qs: it leads to an allocation",
 		       c->callee, site.file, site.line, site.column, site.function);
 	else if (alloctag_opts.verbose && c->callee)
-		inform(c->loc, "call to %qD %stagged %s:%d:%d %qs, calls %qD", c->callee,
+		inform(c->loc, "call to %qD %stagged %s:%d:%d %qs, calls %qs", c->callee,
 		       c->dropped ? "in code never run " : "", site.file, site.line, site.column,
-		       site.function, c->variant);
+		       site.function, alloctag_symbol_name(c->variant));
 	else if (alloctag_opts.verbose && c->name)
 		inform(c->loc, "indirect call through %qs (%qT) tagged %s:%d:%d %qs",
 		       c->name, c->fntype, site.file, site.line, site.column, site.function);

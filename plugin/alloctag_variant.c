@@ -125,10 +125,16 @@ static tree call_attributes(tree fndecl, tree v)
 	return nreverse(list);
 }
 
-/* A new FUNCTION_DECL called NAME that behaves, for its callers, as FNDECL. */
+/*
+ * A new FUNCTION_DECL, the symbol NAME, that behaves for its callers as
+ * FNDECL.  It keeps FNDECL's name, which is all GCC's messages and
+ * -fanalyzer say of it ("'reallocarray' called on a pointer returned from a
+ * mismatched allocation function"), as for a declaration with an
+ * __asm__("NAME") label: the program's text calls FNDECL.
+ */
 static tree clone_declaration(tree fndecl, tree name)
 {
-	tree v = build_decl(DECL_SOURCE_LOCATION(fndecl), FUNCTION_DECL, name,
+	tree v = build_decl(DECL_SOURCE_LOCATION(fndecl), FUNCTION_DECL, DECL_NAME(fndecl),
 			    TREE_TYPE(fndecl));
 
 	DECL_CONTEXT(v) = DECL_CONTEXT(fndecl);
@@ -149,7 +155,7 @@ static tree clone_declaration(tree fndecl, tree name)
 	DECL_IS_RETURNS_TWICE(v) = DECL_IS_RETURNS_TWICE(fndecl);
 	TREE_SIDE_EFFECTS(v) = TREE_SIDE_EFFECTS(fndecl);
 	DECL_ATTRIBUTES(v) = call_attributes(fndecl, v);
-	/* C linkage: the name is the symbol.  Checked by the caller for C++. */
+	/* C linkage: the symbol is NAME.  Checked by the caller for C++. */
 	SET_DECL_ASSEMBLER_NAME(v, name);
 	alloctag_root_tree(v);
 	return v;

@@ -105,6 +105,7 @@ $opt $an: $(diff <(echo "$e") <(echo "$t") | grep '^[<>]' |
 	done
 	if [ -z "$bad" ] && [ $n -gt 0 ]; then
 		pass "$name"
+		echo "    $n warnings without alloctag, as the markers say with it"
 	else
 		fail "$name" "${bad#?}" "($n warnings without alloctag)"
 	fi

@@ -38,6 +38,7 @@ int use_after_free(void) { char *p = malloc(8); if (!p) return 0; p[0] = 1; free
 void realloc_then_free(void) { char *p = malloc(4); char *q = realloc(p, 8); free(p); free(q); }
 void *realloc_unused(void *p) { realloc(p, 10); return p; }	// unlocated at -O0 if gcc<16; column at -O0 if gcc>=16
 void reallocarray_chain(void) { void *p = reallocarray(NULL, 2, 10); p = reallocarray(p, 3, 10); free(p); }
+void reallocarray_of_stream(void) { FILE *f = fopen("x", "r"); free(reallocarray(f, 2, 10)); }
 void mismatched_fopen(void) { FILE *f = fopen("x", "r"); free(f); }
 void mismatched_user(void) { void *p = malloc(8); my_free(p); }
 void mismatched_user2(void) { free(my_alloc(8)); }
