@@ -675,9 +675,10 @@ static int read_kept_counters(struct snapshot *s, int fd, const char *path, long
 }
 
 /* Of PID's kept files (PID.report, PID.counters) in the live directories,
- * the one kept last: open, its path in PATH, *ST: a descriptor, LIVE_ABSENT
- * or -1 (refused). */
-static int open_newest_kept(long pid, char *path, size_t size, struct stat *st)
+ * the one kept last, not before NOT_BEFORE_NS: open, its path in PATH, *ST:
+ * a descriptor, LIVE_ABSENT or -1 (refused). */
+static int open_newest_kept(long pid, int64_t not_before_ns, char *path, size_t size,
+			    struct stat *st)
 {
 	static const char *const suffixes[] = { LIVE_REPORT_SUFFIX, LIVE_ENDED_SUFFIX };
 	char dirs[MAX_CANDIDATES][LIVE_PATH_MAX], name[32], at[PATH_MAX];
@@ -694,7 +695,8 @@ static int open_newest_kept(long pid, char *path, size_t size, struct stat *st)
 				newest = -1;
 			if (fd < 0)
 				continue;
-			if (newest >= 0 && stat_ns(&here.st_ctim) <= stat_ns(&st->st_ctim)) {
+			if (stat_ns(&here.st_ctim) < not_before_ns ||
+			    (newest >= 0 && stat_ns(&here.st_ctim) <= stat_ns(&st->st_ctim))) {
 				close(fd);
 				continue;
 			}
@@ -715,11 +717,11 @@ static int kept_counters(const char *path)
 	return len > suffix && !strcmp(path + len - suffix, LIVE_ENDED_SUFFIX);
 }
 
-int live_kept_report(struct snapshot *s, long pid)
+int live_kept_report(struct snapshot *s, long pid, int64_t not_before_ns)
 {
 	char path[PATH_MAX] = "";
 	struct stat st = { 0 };
-	int fd = open_newest_kept(pid, path, sizeof(path), &st), rc;
+	int fd = open_newest_kept(pid, not_before_ns, path, sizeof(path), &st), rc;
 
 	memset(s, 0, sizeof(*s));
 	if (fd == LIVE_ABSENT)
@@ -748,6 +750,22 @@ int live_process_ended(long pid)
 	return rc == LIVE_PROC_GONE || (rc == 0 && (p.state == 'Z' || p.state == 'X'));
 }
 
+/*
+ * When the process PID that runs now started (CLOCK_REALTIME, to a clock
+ * tick), or 0 if none runs or it is unknown.
+ */
+static int64_t running_since_ns(long pid)
+{
+	struct live_proc p;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || live_proc_read(pid, &p) != 0 || p.state == 'Z' || p.state == 'X')
+		return 0;
+	int64_t age = sys_clock_ns(CLOCK_BOOTTIME) - (int64_t)(p.start * (1000000000 / hz));
+
+	return sys_clock_ns(CLOCK_REALTIME) - age - 1000000000 / hz;
+}
+
 int live_snapshot_or_kept(struct snapshot *s, long pid)
 {
 	char why[1024];
@@ -756,7 +774,10 @@ int live_snapshot_or_kept(struct snapshot *s, long pid)
 	if (rc == 0 || (rc == -1 && !live_process_ended(pid)))
 		return rc ? -1 : 0;
 	snprintf(why, sizeof(why), "%s", error_get());
-	rc = live_kept_report(s, pid);
+	/* A process that runs (without live counters) has no kept report of
+	 * its own: one kept before it started is an earlier process's of that
+	 * pid. */
+	rc = live_kept_report(s, pid, running_since_ns(pid));
 	if (rc == LIVE_ABSENT)
 		error_set("%s", why);	/* none kept: why there are no live counters */
 	return rc ? -1 : 0;
@@ -864,7 +885,7 @@ size_t live_list(struct live_process **out, int with_ended)
 	running = count;
 	n = named_pids(&pids, live_kept_pid);
 	for (size_t i = 0; i < n; i++)	/* a pid that runs again is that process */
-		if (!listed(*out, running, pids[i]) && live_kept_report(&s, pids[i]) == 0)
+		if (!listed(*out, running, pids[i]) && live_kept_report(&s, pids[i], 0) == 0)
 			add_process(out, &count, &s);
 	free(pids);
 	return count;

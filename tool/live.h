@@ -80,9 +80,10 @@ int live_snapshot(struct snapshot *s, long pid);
 int live_snapshot_or_kept(struct snapshot *s, long pid);
 
 /* PID's kept report (DIR/PID.report, or DIR/PID.counters: unreported, a
- * note saying so, when it is unknown), the one kept last, into S, marked
- * exited: 0, LIVE_ABSENT or -1 (refused, corrupt), the error set. */
-int live_kept_report(struct snapshot *s, long pid);
+ * note saying so, when it is unknown), the one kept last and not before
+ * NOT_BEFORE_NS (CLOCK_REALTIME; 0: any), into S, marked exited: 0,
+ * LIVE_ABSENT or -1 (refused, corrupt), the error set. */
+int live_kept_report(struct snapshot *s, long pid, int64_t not_before_ns);
 /* No process PID runs (gone, or a zombie). */
 int live_process_ended(long pid);
 

@@ -165,4 +165,34 @@ at_error "tool/live: ALLOCTAG_LIVE=off" "process $pid (threads) runs with ALLOCT
 	"$AT" snapshot "$pid"
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
+
+# A pid given again: the kept counters of a killed process are not those of
+# the process that now runs under its pid without live counters.  In a pid
+# namespace of its own, where ns_last_pid gives the pid again.
+cat > "$TWORK/reuse.sh" <<'EOS'
+AT=$1 THREADS=$2
+"$THREADS" 100 10 >/dev/null &
+a=$!
+sleep 0.3
+kill -9 $a; wait $a 2>/dev/null
+"$AT" snapshot $a >/dev/null 2>&1	# kept as $a.counters
+sleep 0.1				# a clock tick, /proc's unit of start times
+echo $((a - 1)) > /proc/sys/kernel/ns_last_pid || exit 1
+ALLOCTAG_LIVE=off "$THREADS" 100 10 >/dev/null &
+b=$!
+[ "$b" = "$a" ] || { echo "pid $b, not $a"; exit 1; }
+sleep 0.2
+"$AT" snapshot $b 2>&1 | sed "s/ $b / PID /"
+echo "status ${PIPESTATUS[0]}"
+kill $b
+EOS
+if [ "$(id -u)" = 0 ]; then ns="unshare -m --pid --fork --mount-proc"; else ns="unshare -rm --pid --fork --mount-proc"; fi
+if ! out=$($ns bash -c 'mount -t tmpfs tmpfs /dev/shm && mount -t tmpfs tmpfs /tmp && unset XDG_RUNTIME_DIR &&
+			bash "$@"' bash "$TWORK/reuse.sh" "$AT" "$THREADS" 2>&1) || ! echo "$out" | grep -q '^status '; then
+	skip "tool/live: a pid given again after a killed process" "no pid namespace of its own to run in: $out"
+else
+	at_out "tool/live: a pid given again after a killed process" \
+		"alloctag snapshot: process PID (threads) runs with ALLOCTAG_LIVE=off: it has no live counters
+status 2" echo "$out"
+fi
 at_shared_live_dir
