@@ -15,7 +15,12 @@ check cc/compile-link cc_check link sh -c "'$ATCC' -c m.c -o m.o && '$ATCC' m.o 
 check cc/deps-MM sh -c "cd '$d' && '$ATCC' -MM m.c | grep -q alloctag && exit 1; '$ATCC' -MM m.c | grep -q '^m.o: m.c'"
 check cc/deps-MD sh -c "cd '$d' && '$ATCC' -MMD -MF m.d -c m.c -o m2.o && grep -q '^m2.o: m.c' m.d && ! grep -q alloctag m.d"
 check cc/assembler sh -c "cd '$d' && '$ATCC' -DX -c a.S -o a.o && nm a.o | grep -q ' T f'"
-check cc/shared sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libm.so m.c && readelf -d libm.so | grep -q 'liballoctag.so'"
+check cc/shared sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libm.so m.c && readelf -d libm.so | grep -q 'NEEDED.*liballoctag.so'"
+# A shared library that calls nothing of the runtime does not need it (as
+# dpkg-shlibdeps says: "a useless dependency"); a program always does.
+printf 'int add(int a, int b) { return a + b; }\n' > "$d/add.c"
+check "cc/shared, no tagged call: no dependency on liballoctag" sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libadd.so add.c && readelf -d libadd.so | grep -q RUNPATH && ! readelf -d libadd.so | grep -q 'NEEDED.*liballoctag'"
+check "cc/program, no tagged call: liballoctag before the C library" sh -c "cd '$d' && printf 'int main(void) { return 0; }\\n' > p.c && '$ATCC' p.c -o p && readelf -d p | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ' | grep -q '^liballoctag.so libc.so.6 '"
 check cc/version sh -c "'$ATCC' --version | grep -q 'Free Software Foundation'"
 check cc/no-input-link-flags sh -c "'$ATCC' -v 2>&1 | grep -q '^gcc version'"
 check cc/stdin sh -c "cd '$d' && printf 'int main(void){return 0;}' | '$ATCC' -x c - -o s && ./s"
