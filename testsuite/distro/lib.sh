@@ -58,14 +58,42 @@ install_for_builder() {
 	ATCC=$SCRATCH/prefix/bin/alloctag-cc ATCXX=$SCRATCH/prefix/bin/alloctag-c++
 }
 
-# as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root).
+# as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root),
+# with PATH_FIRST (if set) first in PATH.
 as_builder() {
 	if [ -n "$BUILDER" ]; then
 		setpriv --reuid="$BUILDER" --regid="$BUILDER" --init-groups --reset-env -- \
-			env HOME=/nonexistent PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8 "$@"
+			env HOME=/nonexistent PATH=${PATH_FIRST:+$PATH_FIRST:}/usr/local/bin:/usr/bin:/bin \
+			LC_ALL=C.UTF-8 "$@"
 	else
-		"$@"
+		env PATH="${PATH_FIRST:+$PATH_FIRST:}$PATH" "$@"
 	fi
+}
+
+# Some packages do not take CC from the environment: they name the compiler
+# by the GNU triplet, as Debian's rules for cross builds do (zlib:
+# CC=$(DEB_HOST_GNU_TYPE)-gcc), or cc.  A user who wants them tagged puts
+# alloctag-cc first in PATH under those names; the alloctag builds do so.
+# alloctag_bin: that folder, FIRST_BIN (ATCC and ATCXX under the names of
+# TESTCC's triplet, with and without its version, and cc and c++), made once.
+# alloctag-cc itself runs TESTCC, which is none of these names.  (No name of
+# the harness says alloctag: the build logs are searched for it.)
+FIRST_BIN=${SCRATCH:-$DISTRO}/first-bin
+alloctag_bin() {
+	local dir=$FIRST_BIN triplet major name
+	if [ ! -d "$dir" ]; then
+		triplet=$("$TESTCC" -dumpmachine) && major=$("$TESTCC" -dumpversion) || return 1
+		major=${major%%.*}
+		mkdir -p "$dir" || return 1
+		for name in "$triplet-gcc" "$triplet-gcc-$major" cc; do
+			printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" >"$dir/$name"
+		done
+		for name in "$triplet-g++" "$triplet-g++-$major" c++; do
+			printf '#!/bin/sh\nexec %s "$@"\n' "$ATCXX" >"$dir/$name"
+		done
+		chmod 755 "$dir" "$dir"/*
+	fi
+	echo "$dir"
 }
 
 # normalize: a build log with the alloctag compilers named as the plain ones,
@@ -73,7 +101,7 @@ as_builder() {
 # (the runtime, which no package of the system provides: no version to
 # depend on; that dependency is what alloctag-cc adds by design).
 normalize() {
-	sed -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" \
+	sed -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" -e "s|$FIRST_BIN/||g" \
 	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d"
 }
 
@@ -91,6 +119,25 @@ test_counts() {
 	/tests passed, [0-9]+ tests? failed out of [0-9]+/ { run += $NF; ok += $NF - $4 }
 	/^Files=[0-9]+, Tests=[0-9]+/ { split($2, t, "="); n = t[2] + 0; run += n; perl += n }
 	/^Result: PASS/ { ok += perl; perl = 0 }
+	# Autotest (tar, bison, m4): "[All ]N tests were successful." or
+	# "... behaved as expected.", else "N tests were run," and, on the next
+	# lines, what did not pass; "S tests were skipped." (run, not passed)
+	{ sub(/^ERROR: /, "") }
+	match($0, /^(All )?[0-9]+ tests? (was|were|behaved) /) {
+		n = $1 == "All" ? $2 : $1
+		run += n
+		if (/ (successful|behaved as expected)\.$/) ok += n
+		else if (/ run,$/) autotest = n
+		next
+	}
+	autotest && /^[0-9]+ passed unexpectedly,$/ { autotest -= $1; next }
+	autotest && /^[0-9]+ (failed unexpectedly|passed unexpectedly|did not behave as expected)/ {
+		ok += autotest - $1; autotest = 0; next
+	}
+	autotest && match($0, /^[0-9]+ failed \([0-9]+ expected failures?\)\.$/) {
+		x = $3; sub(/^\(/, "", x); ok += autotest - ($1 - x); autotest = 0; next
+	}
+	/^[0-9]+ tests? (was|were) skipped\.$/ { run += $1 }
 	# gawk: a test name a line between "======== Starting ... tests ========"
 	# and "======== Done with ... tests ========", then "N TESTS FAILED"
 	/^======== Starting .* tests ========$/ { gawk = 1; next }
