@@ -21,6 +21,19 @@ check cc/shared sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libm.so m.c && readel
 printf 'int add(int a, int b) { return a + b; }\n' > "$d/add.c"
 check "cc/shared, no tagged call: no dependency on liballoctag" sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libadd.so add.c && readelf -d libadd.so | grep -q RUNPATH && ! readelf -d libadd.so | grep -q 'NEEDED.*liballoctag'"
 check "cc/program, no tagged call: liballoctag before the C library" sh -c "cd '$d' && printf 'int main(void) { return 0; }\\n' > p.c && '$ATCC' p.c -o p && readelf -d p | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ' | grep -q '^liballoctag.so libc.so.6 '"
+# Another ABI (-m32: a package's 32-bit build beside its 64-bit one): no
+# liballoctag of that ABI to link, so made as the compiler makes it,
+# untagged, and it runs.
+m32_check() {
+	(cd "$d" && "$ATCC" -m32 -O2 m.c -o m32 && ./m32 && "$ATCC" -m32 -c m.c -o m32.o) || return 1
+	! readelf -S "$d/m32" "$d/m32.o" | grep -q alloc_tags || { echo "tagged"; return 1; }
+	! readelf -d "$d/m32" | grep -q liballoctag || { echo "linked with liballoctag"; return 1; }
+}
+if (cd "$d" && "$TESTCC" -m32 m.c -o m32-plain && ./m32-plain) >/dev/null 2>&1; then
+	check "cc/-m32: made as the compiler makes it, untagged" m32_check
+else
+	skip "cc/-m32: made as the compiler makes it, untagged" "$TESTCC -m32 cannot link here (gcc-multilib)"
+fi
 check cc/version sh -c "'$ATCC' --version | grep -q 'Free Software Foundation'"
 check cc/no-input-link-flags sh -c "'$ATCC' -v 2>&1 | grep -q '^gcc version'"
 check cc/stdin sh -c "cd '$d' && printf 'int main(void){return 0;}' | '$ATCC' -x c - -o s && ./s"
