@@ -285,11 +285,16 @@ check-distro:
 # GCC 12 and 16.
 KERNEL_MATRIX := 6.12/x86_64/$(CC) 6.12/x86_64/gcc-14 7.2/x86_64/$(CC) 7.2/x86_64/gcc-16 \
 	7.2/arm64/$(CC) 7.2/arm64/gcc-16
-.PHONY: check-kernel check-kernel-matrix check-kernel-patches
+# check-kernel-defconfig: 7.2 x86_64 and arm64 defconfig, at scale (hours on
+# two cores; not in CI).
+.PHONY: check-kernel check-kernel-matrix check-kernel-defconfig check-kernel-patches
 check-kernel:
 	@CC=$(CC) bash kernel/check-kernel.sh
 check-kernel-matrix:
 	@CC=$(CC) ALLOCTAG_KERNEL_PAIRS="$(KERNEL_MATRIX)" bash kernel/check-kernel.sh
+check-kernel-defconfig:
+	@CC=$(CC) ALLOCTAG_KERNEL_BASE=defconfig ALLOCTAG_KERNEL_TARGETS="7.2/x86_64 7.2/arm64" \
+		bash kernel/check-kernel.sh
 # kernel/convert.py --patches on Linux 7.2: git am, checkpatch --strict,
 # tinyconfig builds after the first and the last patch (not in CI).
 check-kernel-patches:

@@ -30,7 +30,12 @@
 #                            every compiler (make check-kernel-matrix sets it)
 #   ALLOCTAG_KERNEL_WORK     work folder (default .cache/kernel, git-ignored)
 #   ALLOCTAG_KERNEL_FRESH    1: rebuild the macro kernels even if cached
-#   ALLOCTAG_KERNEL_BUILD_TIMEOUT  seconds for one kernel build (default 3600)
+#   ALLOCTAG_KERNEL_BUILD_TIMEOUT  seconds for one kernel build (default 3600,
+#                            14400 for defconfig)
+#   ALLOCTAG_KERNEL_BASE     tinyconfig (default) or defconfig, the configuration
+#                            the options below are added to; defconfig's pairs
+#                            work in VERSION-ARCH-CC-defconfig (make
+#                            check-kernel-defconfig: at scale, not in CI)
 #   JOBS                     make -j (default: number of CPUs)
 #   CC                       the compiler of this machine (default gcc)
 #
@@ -61,7 +66,14 @@ CONFIG="SMP PRINTK TTY PROC_FS BLK_DEV_INITRD DEVTMPFS BINFMT_ELF BINFMT_SCRIPT
 MODULE_CONFIG="TEST_MEMINIT"		# an in-tree module (lib/test_meminit.c)
 BOOTS=3					# boots of each kernel for the counters
 # A build takes 4 to 6 minutes on 2 idle cores, 15 to 30 when they are shared.
-BUILD_TIMEOUT=${ALLOCTAG_KERNEL_BUILD_TIMEOUT:-3600}
+BASE=${ALLOCTAG_KERNEL_BASE:-tinyconfig}
+case $BASE in
+tinyconfig) BASE_SUFFIX= BUILD_TIMEOUT=3600 BOOT_TIMEOUT=300 ;;
+defconfig) BASE_SUFFIX=-defconfig BUILD_TIMEOUT=14400 BOOT_TIMEOUT=900 ;;
+*) echo "kernel/check-kernel.sh: ALLOCTAG_KERNEL_BASE=$BASE is neither tinyconfig nor defconfig" >&2
+   exit 2 ;;
+esac
+BUILD_TIMEOUT=${ALLOCTAG_KERNEL_BUILD_TIMEOUT:-$BUILD_TIMEOUT}
 RESULTS=$WORK/results			# one line per check, counted at the end
 START=$(date +%s)
 CCNAME=				# the pair whose checks run, in check names
@@ -170,7 +182,7 @@ use_pair() {
 	local version=$1 arch=$2 cc=$3 cxx=${3/gcc/g++} suite
 	CCNAME="$version $arch $cc"
 	SRC=$WORK/src/$version
-	D=$WORK/$version-$arch-$cc
+	D=$WORK/$version-$arch-$cc$BASE_SUFFIX
 	IN=()
 	if ! command -v "$cc" >/dev/null; then
 		suite=$("$TOP/compilers/root" --suite "$cc")
@@ -244,7 +256,7 @@ sources() {
 		abort "build usr/gen_init_cpio"
 }
 
-# configure SRC OUT [EXTRA...]: tinyconfig plus $CONFIG (y), $MODULE_CONFIG (m).
+# configure SRC OUT [EXTRA...]: $BASE plus $CONFIG (y), $MODULE_CONFIG (m).
 configure() {
 	local src=$1 out=$2 o frag=$2/alloctag.config
 	shift 2
@@ -253,7 +265,7 @@ configure() {
 		for o in $CONFIG $ARCH_CONFIG "$@"; do echo "CONFIG_$o=y"; done
 		for o in $MODULE_CONFIG; do echo "CONFIG_$o=m"; done
 	} >"$frag"
-	timeout --foreground 300 "${KMAKE[@]}" -C "$src" O="$out" tinyconfig &&
+	timeout --foreground 300 "${KMAKE[@]}" -C "$src" O="$out" "$BASE" &&
 	timeout --foreground 120 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
 	timeout --foreground 300 "${KMAKE[@]}" -C "$src" O="$out" olddefconfig || return 1
 	# merge_config.sh only warns when a symbol does not stick
@@ -376,7 +388,7 @@ boot() {
 	local d=$D/$1 log=$D/$1/$2.log t0 try
 	for try in 1 2 3; do
 		t0=$(date +%s.%N)
-		run 300 "$log" "${QEMU[@]}" -m 256M -smp "$3" -nographic -no-reboot \
+		run "$BOOT_TIMEOUT" "$log" "${QEMU[@]}" -m 256M -smp "$3" -nographic -no-reboot \
 			-kernel "$d/out/$IMAGE" -initrd "$d/initramfs.cpio" -append "$APPEND"
 		echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f\n", $1 - $2 }' >>"$d/boot-times"
 		grep -q "insmod .*test_meminit.ko failed" "$log" && grep -q "test_meminit: failures:" "$log" ||
@@ -403,10 +415,11 @@ alloc_tag_warnings() {
 	     n > 0 { n--; if (/alloc_tag|codetag/ && w != "") { print w; w = "" } }'
 }
 
-# compare [OPTIONS]: compare-allocinfo.py, its results counted as ours.
-compare() {
-	local out
-	out=$(python3 "$TOP/kernel/compare-allocinfo.py" "$@")
+# counted SCRIPT [ARGS]: kernel/SCRIPT, its PASS/FAIL lines counted as ours.
+counted() {
+	local out script=$1
+	shift
+	out=$(python3 "$TOP/kernel/$script" "$@")
 	echo "$out" | grep -vE "^(PASS|FAIL): "
 	while IFS= read -r line; do
 		case $line in
@@ -414,6 +427,11 @@ compare() {
 		FAIL:*) fail "${line#FAIL: }" ;;
 		esac
 	done < <(echo "$out" | grep -E "^(PASS|FAIL): ")
+}
+
+# compare [OPTIONS]: the two kernels' /proc/allocinfo (compare-allocinfo.py).
+compare() {
+	counted compare-allocinfo.py "$@"
 }
 
 # ------------------------------------------------------- one pair's checks
@@ -439,6 +457,10 @@ check_pair() {
 	fi
 	prepare plugin
 	build plugin
+	# Every object of the two builds: the same tags, object by object (what
+	# /proc/allocinfo shows is only what vmlinux and the loaded modules hold).
+	echo "== the tags of every object"
+	counted compare-objects.py "$D/macro/out" "$D/plugin/out"
 
 	extmod macro
 	extmod plugin
