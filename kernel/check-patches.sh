@@ -9,7 +9,10 @@
 #     apart from the kinds of message (checkpatch's --show-types) that the
 #     kernel's own files in the same directories get (checkpatch -f);
 #   - tinyconfig with GCC_PLUGIN_ALLOC_TAG builds after the first patch and
-#     after the last (x86_64, the host's gcc; ALLOCTAG_PATCHES_BUILD=0 skips).
+#     after the last (x86_64, the host's gcc; ALLOCTAG_PATCHES_BUILD=0 skips;
+#     ALLOCTAG_PATCHES_BUILD=each builds after every patch, in order, each
+#     build from the one before: the whole bisection, about two minutes a
+#     patch).
 # Not in CI (about 25 minutes on 2 cores, the builds most of it): make
 # check-kernel-patches.  Work in ALLOCTAG_KERNEL_WORK (.cache/kernel)/patches.
 set -u
@@ -103,7 +106,19 @@ build_at() {
 	grep -qx CONFIG_GCC_PLUGIN_ALLOC_TAG=y "$out/.config" &&
 	make O="$out" -j"$JOBS" vmlinux >"$out/build.log" 2>&1
 }
-if [ "${ALLOCTAG_PATCHES_BUILD:-1}" = 1 ]; then
+if [ "${ALLOCTAG_PATCHES_BUILD:-1}" = each ]; then
+	n=0
+	for rev in $(git rev-list --reverse "$base..series"); do
+		n=$((n + 1)) t0=$(date +%s)
+		what="patch $n, $(git log -1 --format=%s "$rev")"
+		if build_at "$rev" each; then
+			pass "tinyconfig with GCC_PLUGIN_ALLOC_TAG builds after $what ($(($(date +%s) - t0)) s)"
+		else
+			tail -n 20 "$WORK/out-each/build.log" 2>/dev/null | sed 's/^/    /'
+			fail "tinyconfig with GCC_PLUGIN_ALLOC_TAG builds after $what"
+		fi
+	done
+elif [ "${ALLOCTAG_PATCHES_BUILD:-1}" = 1 ]; then
 	for at in "first:$(git rev-list --reverse "$base..series" | head -n 1)" "last:series"; do
 		t0=$(date +%s)
 		if build_at "${at#*:}" "${at%%:*}"; then
