@@ -15,7 +15,8 @@
  *	extern __thread struct alloc_tag *alloctag_current	(initial-exec)
  *	static inline always_inline
  *	struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
- *		{ volatile read old of alloctag_current; volatile store of (old ? old : tag)
+ *		{ old = alloctag_current; asm volatile("" : "+r"(old));
+ *		  volatile store of (old ? old : tag)
  *		  (under -fanalyzer computed without a branch: outer_or()),
  *		  or of tag for the innermost rule; return old; }
  *	static inline always_inline
@@ -23,7 +24,7 @@
  *		{ volatile store of old; }
  *	static inline always_inline	(outermost only, made when first needed)
  *	struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
- *		{ volatile read old of alloctag_current; volatile store of
+ *		{ old = alloctag_current; asm volatile("" : "+r"(old)); volatile store of
  *		  (old && !(old->ct.flags & ALLOC_TAG_IMPLIED) ? old : tag)
  *		  (under -fanalyzer alloc_tag_save's); return old; }
  *
@@ -119,32 +120,44 @@ static tree current_tag(tree type)
 }
 
 /*
- * *(TYPE volatile *)&CURRENT, read and written so (alloctag.h's
- * ALLOCTAG_CURRENT and ALLOCTAG_SET_CURRENT).  Written: GCC takes its
- * built-in malloc to read no memory, so a plain store of the tag around a
- * call to it would be dead.  Read: a plain read after a restore would be
- * the restored value, and the test of one tagged call's hook the test of the
- * call's before it; jump threading would then copy the calls between them
- * onto each way through both tests.
+ * *(TYPE volatile *)&CURRENT = VALUE: GCC takes its built-in malloc to read
+ * no memory, so a plain store of the tag around a call to it would be dead
+ * (alloctag.h's ALLOCTAG_SET_CURRENT).
  */
-static tree volatile_current(tree current)
-{
-	tree vtype = build_qualified_type(TREE_TYPE(current), TYPE_QUAL_VOLATILE);
-	tree ref = build1(INDIRECT_REF, vtype,
-			  fold_convert(build_pointer_type(vtype), build_fold_addr_expr(current)));
-
-	TREE_THIS_VOLATILE(ref) = 1;
-	TREE_SIDE_EFFECTS(ref) = 1;
-	return ref;
-}
-
 static tree set_current(tree current, tree value)
 {
-	tree lhs = volatile_current(current);
-	tree store = build2(MODIFY_EXPR, TREE_TYPE(lhs), lhs, value);
+	tree vtype = build_qualified_type(TREE_TYPE(current), TYPE_QUAL_VOLATILE);
+	tree lhs = build1(INDIRECT_REF, vtype,
+			  fold_convert(build_pointer_type(vtype), build_fold_addr_expr(current)));
 
+	TREE_THIS_VOLATILE(lhs) = 1;
+	TREE_SIDE_EFFECTS(lhs) = 1;
+	tree store = build2(MODIFY_EXPR, vtype, lhs, value);
 	TREE_SIDE_EFFECTS(store) = 1;
 	return store;
+}
+
+/*
+ * __asm__ __volatile__("" : "+r"(OLD)): the tag read, made unknown to GCC
+ * (alloctag.h's ALLOCTAG_OPAQUE).  Else the read after a restore is, to GCC,
+ * the value restored, a tagged call's test of the current tag the test of
+ * the call before it, and jump threading copies the calls between them onto
+ * each way through both tests (two malloc calls written, six compiled); an
+ * allocation's result then reaches its use through a PHI, where
+ * -Wmismatched-dealloc no longer sees it.  No instruction.  (A volatile read
+ * does the same, but costs GCC 15 and 16 their -Wmaybe-uninitialized on
+ * fresh heap memory; choosing the tag by masks, without a branch, costs the
+ * claim hook seven instructions.)
+ */
+static tree opaque(tree old)
+{
+	tree constraint = build_tree_list(NULL_TREE, build_string(sizeof("+r"), "+r"));
+	tree stmt = build5(ASM_EXPR, void_type_node, build_string(1, ""),
+			   build_tree_list(constraint, old), NULL_TREE, NULL_TREE, NULL_TREE);
+
+	ASM_VOLATILE_P(stmt) = 1;
+	TREE_SIDE_EFFECTS(stmt) = 1;
+	return stmt;
 }
 
 /* A PARM_DECL or local of HOOK. */
@@ -233,7 +246,10 @@ static tree outer_or(tree old, tree tag)
 			    build2(BIT_IOR_EXPR, uptr, o, build2(BIT_AND_EXPR, uptr, t, mask)));
 }
 
-/* static inline RET NAME(TAG_PTR tag) { TAG_PTR old = current; current = VALUE(old, tag); return old; } */
+/*
+ * static inline RET NAME(TAG_PTR tag)
+ * { TAG_PTR old = current; opaque(old); current = VALUE(old, tag); return old; }
+ */
 static tree save_like_hook(const char *name, tree current, tree (*value)(tree old, tree tag))
 {
 	tree tag_ptr = TREE_TYPE(current);
@@ -242,8 +258,9 @@ static tree save_like_hook(const char *name, tree current, tree (*value)(tree ol
 	tree old = hook_decl(VAR_DECL, "old", tag_ptr, hook);
 	tree body = alloc_stmt_list();
 
-	DECL_INITIAL(old) = volatile_current(current);
+	DECL_INITIAL(old) = current;
 	append_to_statement_list(build1(DECL_EXPR, void_type_node, old), &body);
+	append_to_statement_list(opaque(old), &body);
 	append_to_statement_list(set_current(current, value(old, tag)), &body);
 	append_to_statement_list(build1(RETURN_EXPR, void_type_node,
 					build2(MODIFY_EXPR, tag_ptr, DECL_RESULT(hook), old)),

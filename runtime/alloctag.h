@@ -89,7 +89,14 @@ extern __thread struct alloc_tag *alloctag_current
  * ran) a plain store of the tag would be dead, and dropped.
  */
 #define ALLOCTAG_SET_CURRENT(tag) (*(struct alloc_tag *volatile *)&alloctag_current = (tag))
-#define ALLOCTAG_CURRENT() (*(struct alloc_tag *volatile *)&alloctag_current)
+
+/*
+ * The tag read, made unknown to GCC (no instruction): else the read after a
+ * restore is the value restored, one tagged call's test of it the test of
+ * the call before, and jump threading copies the calls between the two onto
+ * both ways through them.
+ */
+#define ALLOCTAG_OPAQUE(old) __asm__ __volatile__("" : "+r"(old))
 
 /*
  * Nesting: by default the outermost tagged call wins, so an allocator wrapper
@@ -99,7 +106,9 @@ extern __thread struct alloc_tag *alloctag_current
 static __inline__ __attribute__((__always_inline__, __unused__))
 struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 {
-	struct alloc_tag *old = ALLOCTAG_CURRENT();
+	struct alloc_tag *old = alloctag_current;
+
+	ALLOCTAG_OPAQUE(old);
 
 #ifdef ALLOCTAG_INNERMOST
 	ALLOCTAG_SET_CURRENT(tag);
@@ -119,7 +128,9 @@ struct alloc_tag *alloc_tag_save(struct alloc_tag *tag)
 static __inline__ __attribute__((__always_inline__, __unused__))
 struct alloc_tag *alloc_tag_claim(struct alloc_tag *tag)
 {
-	struct alloc_tag *old = ALLOCTAG_CURRENT();
+	struct alloc_tag *old = alloctag_current;
+
+	ALLOCTAG_OPAQUE(old);
 
 	if (old && (old->ct.flags & ALLOC_TAG_IMPLIED)) {
 		ALLOCTAG_SET_CURRENT(tag);

@@ -29,11 +29,11 @@ for opt in -O0 -O1 -O2 -O3 -Os; do
 	check "codegen/shapes$opt" codegen_check "$opt"
 done
 
-# Each call compiled once: a hook reads the current tag afresh (volatile), so
-# that GCC cannot take one call's test of it for the next one's and copy
-# the calls between them onto both ways (jump threading: two malloc calls
-# written, three compiled; an fopen copied three times, whose result then
-# reached free() through a PHI, where -Wmismatched-dealloc lost it).
+# Each call compiled once: a hook hides the tag it reads from GCC (an empty
+# asm volatile), so that GCC cannot take one call's test of it for the next
+# one's and copy the calls between them onto both ways (jump threading: two
+# malloc calls written, six compiled; an fopen copied three times, whose
+# result then reached free() through a PHI, where -Wmismatched-dealloc lost it).
 calls_once() {
 	local opt=$1 asm=$WORK/calls$opt.s counts
 	cat >"$WORK/calls.c" <<-'C'
