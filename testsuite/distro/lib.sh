@@ -96,12 +96,14 @@ alloctag_bin() {
 	echo "$dir"
 }
 
-# normalize: a build log with the alloctag compilers named as the plain ones,
-# and without dpkg-shlibdeps' note that the programs link liballoctag.so
-# (the runtime, which no package of the system provides: no version to
-# depend on; that dependency is what alloctag-cc adds by design).
+# normalize: a build log with the alloctag compilers named as the plain ones
+# (also where a shell command escapes them: debhelper's cmake line has
+# -DCMAKE_CXX_COMPILER=g\+\+), and without dpkg-shlibdeps' note that the
+# programs link liballoctag.so (the runtime, which no package of the system
+# provides: no version to depend on; that dependency is what alloctag-cc
+# adds by design).
 normalize() {
-	sed -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" -e "s|$FIRST_BIN/||g" \
+	sed -e 's|\\+|+|g' -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" -e "s|$FIRST_BIN/||g" \
 	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d"
 }
 
