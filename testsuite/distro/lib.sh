@@ -72,28 +72,34 @@ as_builder() {
 
 # Some packages do not take CC from the environment: they name the compiler
 # by the GNU triplet, as Debian's rules for cross builds do (zlib:
-# CC=$(DEB_HOST_GNU_TYPE)-gcc), or cc.  A user who wants them tagged puts
-# alloctag-cc first in PATH under those names; the alloctag builds do so.
-# alloctag_bin: that folder, FIRST_BIN (ATCC and ATCXX under the names of
-# TESTCC's triplet, with and without its version, and cc and c++), made once.
-# alloctag-cc itself runs TESTCC, which is none of these names.  (No name of
-# the harness says alloctag: the build logs are searched for it.)
+# CC=$(DEB_HOST_GNU_TYPE)-gcc), as gcc (bzip2: CC=gcc), or as cc.  A user
+# who wants them tagged puts alloctag-cc first in PATH under those names;
+# the alloctag builds do so.  alloctag_bin: that folder, FIRST_BIN (ATCC and
+# ATCXX under the names of TESTCC's triplet and of gcc, each with and
+# without its version, and cc and c++), made for each package.  alloctag-cc
+# then runs the real compiler by its path (at_compilers), not by a name that
+# is now its own.  (No name of the harness says alloctag: the build logs are
+# searched for it.)
 FIRST_BIN=${SCRATCH:-$DISTRO}/first-bin
 alloctag_bin() {
 	local dir=$FIRST_BIN triplet major name
-	if [ ! -d "$dir" ]; then
-		triplet=$("$TESTCC" -dumpmachine) && major=$("$TESTCC" -dumpversion) || return 1
-		major=${major%%.*}
-		mkdir -p "$dir" || return 1
-		for name in "$triplet-gcc" "$triplet-gcc-$major" cc; do
-			printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" >"$dir/$name"
-		done
-		for name in "$triplet-g++" "$triplet-g++-$major" c++; do
-			printf '#!/bin/sh\nexec %s "$@"\n' "$ATCXX" >"$dir/$name"
-		done
-		chmod 755 "$dir" "$dir"/*
-	fi
+	triplet=$("$TESTCC" -dumpmachine) && major=$("$TESTCC" -dumpversion) || return 1
+	major=${major%%.*}
+	mkdir -p "$dir" || return 1
+	for name in "$triplet-gcc" "$triplet-gcc-$major" gcc "gcc-$major" cc; do
+		printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" >"$dir/$name"
+	done
+	for name in "$triplet-g++" "$triplet-g++-$major" g++ "g++-$major" c++; do
+		printf '#!/bin/sh\nexec %s "$@"\n' "$ATCXX" >"$dir/$name"
+	done
+	chmod 755 "$dir" "$dir"/*
 	echo "$dir"
+}
+
+# at_compilers: the settings that make alloctag-cc and alloctag-c++ run
+# TESTCC and its g++ by path, for a PATH with FIRST_BIN first.
+at_compilers() {
+	echo "ALLOCTAG_CC=$(command -v "$TESTCC")" "ALLOCTAG_CXX=$(command -v "$PLAINCXX")"
 }
 
 # normalize: a build log with the alloctag compilers named as the plain ones
