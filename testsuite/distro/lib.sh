@@ -159,6 +159,15 @@ test_counts() {
 	}
 	ninja && /^\*\*\* Failure in / && !(test in ninjafailed) { ninjafailed[test] = 1; nf++ }
 	ninja && /^(passed|failed)$/ { run += ninja; ok += ninja - nf; ninja = nf = 0; delete ninjafailed }
+	# Python unittest (lz4): "Ran N tests in T", then "OK" or "FAILED", with
+	# "(failures=F, errors=E, skipped=S)"; the skipped are run, not passed
+	/^Ran [0-9]+ tests? in / { run += $2; unit = $2; next }
+	unit && /^(OK|FAILED)( \(.*\))?$/ {
+		for (k in bad) delete bad[k]
+		n = split($0, kv, /[(), =]+/)
+		for (i = 2; i < n; i += 2) bad[kv[i]] = kv[i + 1]
+		ok += unit - bad["failures"] - bad["errors"] - bad["skipped"]; unit = 0
+	}
 	END { print run + gawkrun, ok + gawkrun - gawkfailed }'
 }
 
