@@ -27,7 +27,13 @@ driver_fail() {
 
 # Field splitting with globbing off: "ccache gcc" is two words, "gcc*" is
 # not expanded.  Any word that is a driver itself would run it again.
+# So would a compiler found in PATH that is a driver under the compiler's
+# name (alloctag-cc first in PATH as gcc, as ccache masquerades), each run
+# adding its options, for ever: everything the driver runs has
+# ALLOCTAG_DRIVER set (its compiler setting), and a driver started under
+# it stops, in one line.
 driver_compiler() {
+	driver_not_nested
 	eval "compiler=\${$compiler_var-}"
 	[ -n "$compiler" ] || compiler=$compiler_default
 	set -f
@@ -43,6 +49,42 @@ driver_compiler() {
 		esac
 	done
 	command -v "$1" >/dev/null || driver_fail "$compiler_var: $1: command not found"
+	export ALLOCTAG_DRIVER="$compiler_var=$compiler"
+}
+
+driver_not_nested() {
+	local outer=${ALLOCTAG_DRIVER-} var command word path
+	[ -n "$outer" ] || return 0
+	var=${outer%%=*} command=${outer#*=}
+	word=$(driver_gcc_word "$command")
+	[ -n "$word" ] || word=$compiler_default command="$command $compiler_default"
+	path=$(driver_next_in_path "${word##*/}")
+	driver_fail "$var=\"${outer#*=}\" runs $driver again ($driver is in PATH as ${word##*/}?): name the compiler by its path: $var=\"${command%%"$word"*}$path${command#*"$word"}\""
+}
+
+# driver_gcc_word COMMAND: the compiler of a compiler command, its last word
+# that is not an option ("ccache gcc-14", "gcc -std=gnu99"); nothing if that
+# is a wrapper (ccache, distcc, icecc), which runs the default compiler.
+driver_gcc_word() {
+	local word gcc=
+	set -f
+	for word in $1; do
+		case $word in -*) ;; *) gcc=$word ;; esac
+	done
+	set +f
+	case ${gcc##*/} in ccache | distcc | icecc) ;; *) echo "$gcc" ;; esac
+}
+
+# driver_next_in_path NAME: what a user would name instead: the second NAME
+# in PATH (the first is the driver), or /usr/bin/NAME.
+driver_next_in_path() {
+	local dir seen= IFS=:
+	for dir in $PATH; do
+		[ -x "${dir:-.}/$1" ] || continue
+		[ -n "$seen" ] && { echo "${dir:-.}/$1"; return; }
+		seen=1
+	done
+	echo "/usr/bin/$1"
 }
 
 # distccd refuses -fplugin= (it would load any file the client names), so a
@@ -67,7 +109,7 @@ driver_distribute() {
 	else
 		unset "$compiler_var"
 	fi
-	unset INCLUDE_SERVER_PORT
+	unset INCLUDE_SERVER_PORT ALLOCTAG_DRIVER	# distcc runs this driver again
 	# distccd takes a compiler by name (no path): find this one first.
 	self=$(readlink -f -- "$0") || driver_fail "cannot find where $0 is"
 	PATH=${self%/*}:$PATH
@@ -132,12 +174,12 @@ driver_check_build_host() {
 driver_plugin() {
 	local gcc dir p
 	eval "[ -n \"\${$compiler_var-}\" ]" || return 0
-	gcc=${compiler##* }
-	case ${gcc##*/} in
-	distcc | ccache | icecc) return 0 ;;	# a wrapper alone runs the default compiler
-	esac
+	gcc=$(driver_gcc_word "$compiler")
+	[ -n "$gcc" ] || return 0	# a wrapper alone runs the default compiler
 	command -v "$gcc" >/dev/null || driver_fail "$compiler_var: $gcc: command not found"
-	dir=$("$gcc" -print-file-name=plugin 2>/dev/null)
+	# (A driver in PATH under the compiler's name refuses, in one line: say it.)
+	dir=$("$gcc" -print-file-name=plugin 2>&1) ||
+		case $dir in alloctag-c*" again "*) echo "$dir" >&2; exit 2 ;; esac
 	[ "$dir" = "$gcc_plugin_dir" ] && return 0
 	for p in ${builds:+$builds/*/alloctag.so} "$dir/alloctag.so"; do
 		[ -f "$p" ] || continue

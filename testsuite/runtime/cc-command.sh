@@ -93,6 +93,27 @@ refusal_checks() {
 }
 check cc-command/recursion-blank-missing-refused refusal_checks
 
+# alloctag-cc first in PATH under its compiler's name (as ccache
+# masquerades) would run itself for ever, adding its options each time: it
+# stops at once, in one line that names the compiler to give; given by path,
+# it compiles tagged.  A compiler with options after it ("gcc -std=gnu99",
+# as configure's CC) is the compiler run.
+in_path_check() {
+	local real msg
+	real=$(command -v "$TESTCC")
+	mkdir -p "$d/first"
+	printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" > "$d/first/$TESTCC"
+	chmod 755 "$d/first/$TESTCC"
+	msg="alloctag-cc: ALLOCTAG_CC=\"$TESTCC\" runs alloctag-cc again (alloctag-cc is in PATH as $TESTCC?):"
+	msg="$msg name the compiler by its path: ALLOCTAG_CC=\"$real\""
+	expect_refusal "$msg" env PATH="$d/first:$PATH" timeout 60 "$TESTCC" -c m.c -o m.o || return 1
+	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC="$real" timeout 60 "$TESTCC" -c m.c -o m.o &&
+		nm "$d/m.o" | grep -q ' U strdup_noprof$' || { echo "by path:"; cat "$d/out"; return 1; }
+	in_d env ALLOCTAG_CC="$TESTCC -std=gnu99" "$ATCC" -c m.c -o m.o &&
+		nm "$d/m.o" | grep -q ' U strdup_noprof$' || { echo "with -std=gnu99:"; cat "$d/out"; return 1; }
+}
+check "cc-command/in PATH as its compiler: refused in one line" in_path_check
+
 # With distcc first, the compilation is handed to distcc as "alloctag-cc
 # ARGS" (a name, which distccd takes, not a path), found first in PATH; the
 # words after distcc are the compiler for that run.  Linking and
