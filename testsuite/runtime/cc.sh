@@ -39,21 +39,25 @@ check cc/no-input-link-flags sh -c "'$ATCC' -v 2>&1 | grep -q '^gcc version'"
 check cc/stdin sh -c "cd '$d' && printf 'int main(void){return 0;}' | '$ATCC' -x c - -o s && ./s"
 check cc/static-link sh -c "cd '$d' && ALLOCTAG_LINK=static '$ATCC' m.c -o ms && ! readelf -d ms | grep -q liballoctag && ALLOCTAG_REPORT=stderr ./ms 2>&1 | grep -q 'func:main'"
 check cc/unknown-option sh -c "'$ATCC' --alloctag-bogus m.c 2>&1 | grep -q 'alloctag-cc: unknown option --alloctag-bogus'"
-# -static (libtool's -all-static): a static program, its counts exact; the
-# link says nothing, as gcc's, so that libtool's probe of the flag (any
-# output is a "no") answers as with gcc; nothing left in TMPDIR.
+# -static (libtool's -all-static), and gcc's other spellings of a static
+# link (--static, -static-pie, --static-pie): a static program, its counts
+# exact; the link says nothing, as gcc's, so that libtool's probe of the
+# flag (any output is a "no") answers as with gcc; nothing left in TMPDIR.
 static_check() {
-	local out
+	local flag=$1 out
 	mkdir -p "$d/tmp"
-	out=$(cd "$d" && TMPDIR="$d/tmp" "$ATCC" -static -O0 m.c -o mstatic 2>&1) && [ -z "$out" ] ||
-		{ echo "alloctag-cc -static: $out"; return 1; }
+	out=$(cd "$d" && TMPDIR="$d/tmp" "$ATCC" "$flag" -O0 m.c -o mstatic 2>&1) && [ -z "$out" ] ||
+		{ echo "alloctag-cc $flag: $out"; return 1; }
 	[ -z "$(ls -A "$d/tmp")" ] || { echo "left in TMPDIR: $(ls "$d/tmp")"; return 1; }
 	readelf -l "$d/mstatic" | grep -q INTERP && { echo "not a static program"; return 1; }
 	out=$(cd "$d" && ALLOCTAG_REPORT=stderr ALLOCTAG_FORMAT=full ./mstatic 2>&1)
 	echo "$out" | grep -q '^ *0 *0 *3 *1 *3 m.c:2:[0-9]* func:main callee:malloc $' ||
 		{ echo "report:"; echo "$out"; return 1; }
 }
-check cc/static static_check
+check cc/static static_check -static
+for flag in --static -static-pie --static-pie; do
+	check "cc/static as $flag" static_check "$flag"
+done
 check cc/missing-tags-header sh -c "cd '$d' && ! ALLOCTAG_TAGS=/nonexistent.h '$ATCC' -c m.c 2> err && grep -q 'cannot read tags header /nonexistent.h' err"
 
 # Only alloctag.h is visible to the programs alloctag-cc builds, installed
