@@ -59,12 +59,13 @@ install_for_builder() {
 }
 
 # as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root),
-# with PATH_FIRST (if set) first in PATH.
+# with PATH_FIRST (if set) first in PATH.  SHELL is /bin/sh, not BUILDER's
+# nologin (libzstd's zstdless test runs less, which runs $SHELL).
 as_builder() {
 	if [ -n "$BUILDER" ]; then
 		setpriv --reuid="$BUILDER" --regid="$BUILDER" --init-groups --reset-env -- \
 			env HOME=/nonexistent PATH=${PATH_FIRST:+$PATH_FIRST:}/usr/local/bin:/usr/bin:/bin \
-			LC_ALL=C.UTF-8 "$@"
+			LC_ALL=C.UTF-8 SHELL=/bin/sh "$@"
 	else
 		env PATH="${PATH_FIRST:+$PATH_FIRST:}$PATH" "$@"
 	fi
