@@ -19,7 +19,9 @@ check cc/shared sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libm.so m.c && readel
 # A shared library that calls nothing of the runtime does not need it (as
 # dpkg-shlibdeps says: "a useless dependency"); a program always does.
 printf 'int add(int a, int b) { return a + b; }\n' > "$d/add.c"
-check "cc/shared, no tagged call: no dependency on liballoctag" sh -c "cd '$d' && '$ATCC' -fPIC -shared -o libadd.so add.c && readelf -d libadd.so | grep -q RUNPATH && ! readelf -d libadd.so | grep -q 'NEEDED.*liballoctag'"
+for flag in -shared --shared; do
+	check "cc/$flag, no tagged call: no dependency on liballoctag" sh -c "cd '$d' && '$ATCC' -fPIC $flag -o libadd.so add.c && readelf -d libadd.so | grep -q RUNPATH && ! readelf -d libadd.so | grep -q 'NEEDED.*liballoctag'"
+done
 check "cc/program, no tagged call: liballoctag before the C library" sh -c "cd '$d' && printf 'int main(void) { return 0; }\\n' > p.c && '$ATCC' p.c -o p && readelf -d p | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ' | grep -q '^liballoctag.so libc.so.6 '"
 # Another ABI (-m32: a package's 32-bit build beside its 64-bit one): no
 # liballoctag of that ABI to link, so made as the compiler makes it,
