@@ -167,7 +167,7 @@ test_counts() {
 	# "(failures=F, errors=E, skipped=S)"; the skipped are run, not passed
 	/^Ran [0-9]+ tests? in / { run += $2; unit = $2; next }
 	unit && /^(OK|FAILED)( \(.*\))?$/ {
-		for (k in bad) delete bad[k]
+		delete bad
 		n = split($0, kv, /[(), =]+/)
 		for (i = 2; i < n; i += 2) bad[kv[i]] = kv[i + 1]
 		ok += unit - bad["failures"] - bad["errors"] - bad["skipped"]; unit = 0
