@@ -25,17 +25,24 @@ done
 check "cc/program, no tagged call: liballoctag before the C library" sh -c "cd '$d' && printf 'int main(void) { return 0; }\\n' > p.c && '$ATCC' p.c -o p && readelf -d p | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ' | grep -q '^liballoctag.so libc.so.6 '"
 # Another ABI (-m32: a package's 32-bit build beside its 64-bit one): no
 # liballoctag of that ABI to link, so made as the compiler makes it,
-# untagged, and it runs.
+# untagged, and it runs; gcc's long spellings of -m32 alike.
 m32_check() {
-	(cd "$d" && "$ATCC" -m32 -O2 m.c -o m32 && ./m32 && "$ATCC" -m32 -c m.c -o m32.o) || return 1
+	local flag=$1
+	(cd "$d" && "$ATCC" "$flag" -O2 m.c -o m32 && ./m32 && "$ATCC" "$flag" -c m.c -o m32.o) || return 1
 	! readelf -S "$d/m32" "$d/m32.o" | grep -q alloc_tags || { echo "tagged"; return 1; }
 	! readelf -d "$d/m32" | grep -q liballoctag || { echo "linked with liballoctag"; return 1; }
 }
-if (cd "$d" && "$TESTCC" -m32 m.c -o m32-plain && ./m32-plain) >/dev/null 2>&1; then
-	check "cc/-m32: made as the compiler makes it, untagged" m32_check
-else
-	skip "cc/-m32: made as the compiler makes it, untagged" "$TESTCC -m32 cannot link here (gcc-multilib)"
-fi
+for flag in -m32 --machine-32 --machine=32; do
+	if (cd "$d" && "$TESTCC" -m32 m.c -o m32-plain && ./m32-plain) >/dev/null 2>&1; then
+		check "cc/$flag: made as the compiler makes it, untagged" m32_check "$flag"
+	else
+		skip "cc/$flag: made as the compiler makes it, untagged" "$TESTCC -m32 cannot link here (gcc-multilib)"
+	fi
+done
+# The value of a long option (--output FILE) is not an input: an old .i
+# named by --output is not read as a preprocessed input without the tags.
+printf 'void *my_alloc(unsigned long) __attribute__((alloc_tagged));\n' > "$d/tags.h"
+check "cc/--output FILE is not an input" sh -c "cd '$d' && '$TESTCC' -E m.c -o old.i && ALLOCTAG_TAGS='$d/tags.h' '$ATCC' -E m.c --output old.i && grep -q tags.h old.i"
 check cc/version sh -c "'$ATCC' --version | grep -q 'Free Software Foundation'"
 check cc/no-input-link-flags sh -c "'$ATCC' -v 2>&1 | grep -q '^gcc version'"
 check cc/stdin sh -c "cd '$d' && printf 'int main(void){return 0;}' | '$ATCC' -x c - -o s && ./s"
