@@ -22,6 +22,20 @@ printf 'int add(int a, int b) { return a + b; }\n' > "$d/add.c"
 for flag in -shared --shared; do
 	check "cc/$flag, no tagged call: no dependency on liballoctag" sh -c "cd '$d' && '$ATCC' -fPIC $flag -o libadd.so add.c && readelf -d libadd.so | grep -q RUNPATH && ! readelf -d libadd.so | grep -q 'NEEDED.*liballoctag'"
 done
+# A program that names its own libraries (-nostdlib: no C library, its
+# own _start) gets the runtime only if a tagged call needs it; a static one
+# is the very program gcc makes (it failed to link, taking libc.a's malloc).
+printf 'void _start(void) { __asm__ volatile("mov $60, %%eax; xor %%edi, %%edi; syscall"); }\n' > "$d/fs.c"
+freestanding_check() {
+	(cd "$d" && "$TESTCC" "$@" -O2 fs.c -o fs-plain && "$ATCC" "$@" -O2 fs.c -o fs && ./fs) || return 1
+	case " $* " in
+	*static*) cmp "$d/fs-plain" "$d/fs" ;;
+	*) ! readelf -d "$d/fs" | grep -q 'NEEDED.*liballoctag' || { echo "needs liballoctag"; return 1; } ;;
+	esac
+}
+for flags in "-nostdlib" "-static -nostdlib" "-static-pie -nostdlib" "-static -nodefaultlibs -nostartfiles"; do
+	check "cc/$flags, no tagged call: as gcc makes it" freestanding_check $flags
+done
 check "cc/program, no tagged call: liballoctag before the C library" sh -c "cd '$d' && printf 'int main(void) { return 0; }\\n' > p.c && '$ATCC' p.c -o p && readelf -d p | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ' | grep -q '^liballoctag.so libc.so.6 '"
 # Another ABI (-m32: a package's 32-bit build beside its 64-bit one): no
 # liballoctag of that ABI to link, so made as the compiler makes it,
