@@ -81,6 +81,19 @@ check cc/static static_check -static
 for flag in --static -static-pie --static-pie; do
 	check "cc/static as $flag" static_check "$flag"
 done
+# A partial link (-r, the object of several) takes nothing of the runtime:
+# it is the final link's.  Linked in, the program had two and crashed.
+partial_check() {
+	local out
+	(cd "$d" && "$ATCC" -O0 -c m.c -o mr.o && "$ATCC" "$@" mr.o -o partial.o &&
+		"$ATCC" partial.o -o mpartial) || return 1
+	! nm "$d/partial.o" | grep -q ' T malloc$' || { echo "the runtime is in the object"; return 1; }
+	out=$(cd "$d" && ALLOCTAG_REPORT=stderr ALLOCTAG_FORMAT=full ./mpartial 2>&1)
+	echo "$out" | grep -q '^ *0 *0 *3 *1 *3 m.c:2:[0-9]* func:main callee:malloc $' ||
+		{ echo "report:"; echo "$out"; return 1; }
+}
+check "cc/-r: a partial link takes nothing of the runtime" partial_check -r
+check "cc/-r -static: a partial link takes nothing of the runtime" partial_check -r -static
 check cc/missing-tags-header sh -c "cd '$d' && ! ALLOCTAG_TAGS=/nonexistent.h '$ATCC' -c m.c 2> err && grep -q 'cannot read tags header /nonexistent.h' err"
 
 # Only alloctag.h is visible to the programs alloctag-cc builds, installed
