@@ -39,10 +39,12 @@ build() {
 # the packaging): as root, tests that need an unwritable file fail.  Run as
 # root, the builds are those of the system user BUILDER, made if missing,
 # in SCRATCH (a folder of /var/tmp: the repository may be where only root
-# reaches), with alloctag installed there (make install PREFIX=SCRATCH/prefix).
+# reaches), with alloctag installed there (make install PREFIX=SCRATCH/prefix),
+# its runtime on the dynamic loader's path (runtime_on_loader_path).
 # No name of theirs says alloctag: the build logs are searched for it.
-BUILDER= SCRATCH=
+BUILDER= SCRATCH= LDSO_CONF=
 if [ "$(id -u)" = 0 ]; then
+	LDSO_CONF=/etc/ld.so.conf.d/zz-alloctag-distro-$$.conf
 	BUILDER=_distro-build
 	id "$BUILDER" >/dev/null 2>&1 ||
 		useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$BUILDER"
@@ -56,6 +58,18 @@ install_for_builder() {
 	make -C "$TOP" --no-print-directory -s CC="$TESTCC" install PREFIX="$SCRATCH/prefix" \
 		PLUGINDIR="$SCRATCH/prefix/plugin" DESTDIR= || return 1
 	ATCC=$SCRATCH/prefix/bin/alloctag-cc ATCXX=$SCRATCH/prefix/bin/alloctag-c++
+	runtime_on_loader_path
+}
+
+# runtime_on_loader_path: the runtime where the dynamic loader finds it, as
+# it is installed (the .deb's /usr/lib/TRIPLET, make install's /usr/local):
+# a package's rules may take out the RUNPATH alloctag-cc gives (chrpath -d:
+# sqlite3, libcap2) and then run what they built (sqlite3's Tcl module,
+# loaded by pkg_mkIndex).  One file in /etc/ld.so.conf.d while the builds
+# run (LDSO_CONF, set here where the exit trap sees it, and removed by it);
+# the plain builds never load the runtime.
+runtime_on_loader_path() {
+	echo "$SCRATCH/prefix/lib" >"$LDSO_CONF" && ldconfig
 }
 
 # as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root),
@@ -109,8 +123,8 @@ at_compilers() {
 # programs link liballoctag.so (the runtime, which no package of the system
 # provides: no version to depend on; that dependency is what alloctag-cc
 # adds by design), or that it cannot find it for a program whose RUNPATH the
-# package's rules removed (libcap2's tests: chrpath -d; the runtime is in
-# the scratch prefix, not where the .deb installs it, /usr/lib).  Of a
+# package's rules removed (libcap2's tests: chrpath -d), in a run not as
+# root (no runtime_on_loader_path).  Of a
 # plugin's unresolvable references dpkg-shlibdeps names the first in its
 # symbol table's order, which the runtime's symbol changes (libxml2's Python
 # module: PyErr_Print, PyModule_Create2): the name is left out, the file and
@@ -207,7 +221,8 @@ for_packages() {
 	local fn=$1 out p
 	shift
 	DISTRO_LOG=$(mktemp)
-	trap 'rm -f "$DISTRO_LOG" "$DISTRO_LOG.install"; [ -z "$SCRATCH" ] || rm -rf "$SCRATCH"' EXIT
+	trap 'rm -f "$DISTRO_LOG" "$DISTRO_LOG.install"; [ -z "$SCRATCH" ] || rm -rf "$SCRATCH"
+		[ -z "$LDSO_CONF" ] || { rm -f "$LDSO_CONF"; ldconfig; }' EXIT
 	{
 		if ! out=$(sh "$TOP/plugin/ensure-deps.sh" "$TESTCC" dpkg-dev build-essential fakeroot 2>&1); then
 			fail "tools" "$out"
