@@ -150,6 +150,8 @@ test_counts() {
 	/tests passed, [0-9]+ tests? failed out of [0-9]+/ { run += $NF; ok += $NF - $4 }
 	/^Files=[0-9]+, Tests=[0-9]+/ { split($2, t, "="); n = t[2] + 0; run += n; perl += n }
 	/^Result: PASS/ { ok += perl; perl = 0 }
+	# curl: "TESTDONE: 1345 tests out of 1349 reported OK: 99%"
+	/^TESTDONE: [0-9]+ tests out of [0-9]+ reported OK/ { run += $6; ok += $2 }
 	# Autotest (tar, bison, m4): "[All ]N tests were successful." or
 	# "... behaved as expected.", else "N tests were run," and, on the next
 	# lines, what did not pass; "S tests were skipped." (run, not passed)
