@@ -71,7 +71,19 @@ if [ "$n" = 64 ] && [ ! -e "$LIVE/${pids[5]}.report" ] && [ -e "$LIVE/${pids[6]}
 else
 	fail "tool/kept: the last 64 reports are kept, the oldest removed first" "$n kept" "$(ls -lt "$LIVE" | tail -n 3)"
 fi
-at_error "tool/kept: no report kept" "no process ${pids[0]}" "$AT" snapshot "${pids[0]}"
+# The oldest run's report is gone from the private directory; an ended pid
+# is also looked for in the shared ones (live_dir.h), where a process of
+# another test may have kept a report under the same pid (pid_max 32768
+# wraps in a long run): then the check says nothing.
+shared_reports=
+for f in /dev/shm/alloctag-"$(id -u)"/"${pids[0]}".* /tmp/alloctag-"$(id -u)"/"${pids[0]}".*; do
+	[ -e "$f" ] && shared_reports="$shared_reports $f"
+done
+if [ -n "$shared_reports" ]; then
+	skip "tool/kept: no report kept" "pid ${pids[0]} reused: $shared_reports"
+else
+	at_error "tool/kept: no report kept" "no process ${pids[0]}" "$AT" snapshot "${pids[0]}"
+fi
 at_shared_live_dir
 
 # By the program's name: its latest kept report when none of that name runs;
