@@ -7,10 +7,11 @@
  *   ALLOCTAG_REPORT  where the report goes at exit (and on demand):
  *                    stderr, stdout, off, or a file (%p pid, %e program,
  *                    %% a percent sign; relative to the directory the
- *                    process started in).  Unset: stderr when it is a
- *                    terminal, else only kept in the live directory (a
- *                    test suite that compares stderr must see what it saw
- *                    without alloctag; report.c keeps it).
+ *                    process started in).  Unset: only kept in the live
+ *                    directory (report.c keeps it), on a terminal too: a
+ *                    program's streams are its own, and a terminal may be
+ *                    a test harness's (expect, DejaGnu, pexpect read what a
+ *                    program prints on a pseudo-terminal).
  *   ALLOCTAG_FORMAT  allocinfo (default), full, json
  *   ALLOCTAG_TOP     only the N largest sites
  *   ALLOCTAG_SIGNAL  also report on this signal: USR1, USR2, HUP, ... or a
@@ -85,8 +86,6 @@ void alloctag_complain(const char *first, ...)
 /* Where a report goes when ALLOCTAG_REPORT does not say. */
 static enum report_destination default_destination(void)
 {
-	if (isatty(STDERR_FILENO))
-		return DEST_STDERR;
 	return alloctag_config.secure ? DEST_OFF : DEST_KEEP;
 }
 

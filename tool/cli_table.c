@@ -222,8 +222,8 @@ const char runtime_description[] =
 const struct cli_variable runtime_variables[] = {
 	{ "ALLOCTAG_REPORT", "Where the report goes: stderr, stdout, off, or a file (%p the pid, "
 			     "%e the program name, %% a %; a relative name is in the directory "
-			     "the process started in). Unset: stderr when it is a terminal, else "
-			     "kept in the live directory." },
+			     "the process started in). Unset: kept in the live directory, on a "
+			     "terminal too." },
 	{ "ALLOCTAG_FORMAT", "allocinfo (the default: live bytes and calls, largest first), full "
 			     "(adds total bytes, total calls and peak bytes, and the column and "
 			     "called function of each site) or json." },
@@ -237,11 +237,10 @@ const size_t runtime_nvariables = ARRAY_SIZE(runtime_variables);
 
 const struct cli_section runtime_sections[] = {
 	{ "WHERE REPORTS GO",
-	  "On stderr when it is a terminal and ALLOCTAG_REPORT is unset; where ALLOCTAG_REPORT "
-	  "says otherwise. When it cannot go there (the stream closed or another file, a file "
-	  "that cannot be written, a closed pipe), and when ALLOCTAG_REPORT is unset and stderr "
-	  "is not a terminal (a pipe, a test harness, a service), the report is kept in the live "
-	  "directory as DIR/PID.report (json), with a note saying why: alloctag ps -a lists "
+	  "Where ALLOCTAG_REPORT says. When it is unset (on a terminal too: a terminal may be "
+	  "a test harness's), and when the report cannot go where it says (the stream closed "
+	  "or another file, a file that cannot be written, a closed pipe), the report is kept "
+	  "in the live directory as DIR/PID.report (json), with a note saying why: alloctag ps -a lists "
 	  "them, and every alloctag command reads one by the process's PID. A process killed by a "
 	  "signal (or ending in _exit()) writes no report: its live file, its counters as last "
 	  "seen, is kept as DIR/PID.counters by the next process of yours to start the runtime "

@@ -25,8 +25,8 @@
  * The mapping outlives the process: after the writer's exit (and its
  * unlink) a reader still holds the final counters, which is how `record`
  * and `top` show the last state of a program that exited.  A process whose
- * report could not go where it was asked to (or had nowhere to go: stderr
- * not a terminal) kept it beside its live file, DIR/PID.report, checked as
+ * report could not go where it was asked to (or had nowhere to go:
+ * ALLOCTAG_REPORT unset) kept it beside its live file, DIR/PID.report, checked as
  * a live file is; snapshot and ps -a read it by its pid, or the counters a
  * killed process left, DIR/PID.counters, whichever was kept last.
  */

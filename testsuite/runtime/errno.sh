@@ -34,7 +34,7 @@ errno_build() {
 }
 check errno/build errno_build
 
-# Not a terminal (isatty fails with ENOTTY), a live file and a report file made.
+# stderr not a terminal, a live file and a report file made.
 errno_check() {
 	local plain tagged
 	cd "$d" || return 1

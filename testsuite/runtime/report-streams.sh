@@ -154,7 +154,7 @@ json_check() {
 }
 check report-streams/json-any-bytes json_check
 
-# Unset, with stderr not a terminal: nothing is written, so the stderr of a
+# Unset: nothing is written, so the stderr of a
 # test suite run with LD_PRELOAD (every child too) is what it was (the
 # reports are kept in the live directory).
 preload_check() {

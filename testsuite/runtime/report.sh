@@ -42,20 +42,22 @@ else
 	[ "$(report_of "$WORK/err.txt")" = "$golden" ] && [ ! -s "$WORK/stdout.txt" ] &&
 		pass report/stderr || fail report/stderr "$(cat "$WORK/err.txt")"
 
-	# Unset: stderr when it is a terminal (script(1) gives one), else
-	# nothing on the program's streams: the report is kept in the live
-	# directory, where alloctag snapshot PID finds it.
+	# Unset: nothing on the program's streams, on a terminal (script(1)
+	# gives one, as expect and DejaGnu do) as under a pipe: the report is
+	# kept in the live directory, where alloctag snapshot PID finds it.
 	export XDG_RUNTIME_DIR=$WORK/xdg
 	mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 	AT=$TOP/build/$TESTCC/alloctag
 	(cd "$WORK" && unset ALLOCTAG_REPORT && { ./fmt 2> err.txt > stdout.txt & echo $! > pid.txt; wait; };
-	 script -qec ./fmt /dev/null > tty.txt)
+	 script -qec 'echo $$ > tty-pid.txt; exec ./fmt' /dev/null > tty.txt)
 	"$AT" snapshot "$(cat "$WORK/pid.txt")" > "$WORK/kept.txt" 2>&1
+	"$AT" snapshot "$(cat "$WORK/tty-pid.txt")" > "$WORK/tty-kept.txt" 2>&1
 	[ ! -s "$WORK/err.txt" ] && [ ! -s "$WORK/stdout.txt" ] &&
-	[ "$(tr -d '\r' < "$WORK/tty.txt" | report_of /dev/stdin)" = "$golden" ] &&
 	[ "$(report_of "$WORK/kept.txt")" = "$golden" ] &&
-		pass report/default-terminal-only ||
-		fail report/default-terminal-only "$(cat "$WORK/err.txt" "$WORK/tty.txt" "$WORK/kept.txt")"
+		pass report/default-kept || fail report/default-kept "$(cat "$WORK/err.txt" "$WORK/kept.txt")"
+	[ ! -s "$WORK/tty.txt" ] && [ "$(report_of "$WORK/tty-kept.txt")" = "$golden" ] &&
+		pass report/default-kept-on-a-terminal ||
+		fail report/default-kept-on-a-terminal "$(cat -A "$WORK/tty.txt"; cat "$WORK/tty-kept.txt")"
 
 	(cd "$WORK" && rm -f r.* && ALLOCTAG_REPORT='r.%e.%p.%%' ./fmt; ls r.* > names.txt)
 	grep -qx 'r\.fmt\.[0-9][0-9]*\.%' "$WORK/names.txt" &&

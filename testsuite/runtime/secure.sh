@@ -59,7 +59,7 @@ setuid_check() {
 }
 check secure/report-file-and-xdg-ignored setuid_check
 
-# No kept report either (stderr not a terminal, ALLOCTAG_REPORT unset), and
+# No kept report either (ALLOCTAG_REPORT unset), and
 # no live file in root's own live directory.
 quiet_check() {
 	local pid

@@ -1,6 +1,6 @@
 # Reports kept in the live directory (runtime/live_dir.h): a process whose
-# report had nowhere to go (ALLOCTAG_REPORT unset, stderr not a terminal)
-# keeps it as DIR/PID.report; `alloctag snapshot PID` reads it as the exit
+# report had nowhere to go (ALLOCTAG_REPORT unset) keeps it as DIR/PID.report;
+# `alloctag snapshot PID` reads it as the exit
 # report, `alloctag ps -a` lists it; only the last 64 are kept.  A killed
 # process's counters, DIR/PID.counters, are read and listed alike; a
 # program's name or its own file reads the last to end; a login session's
