@@ -197,10 +197,13 @@ static int tracked(struct scan *s, tree t)
  */
 static void track(struct scan *s, tree var, tree fndecl)
 {
-	bool pointer = POINTER_TYPE_P(TREE_TYPE(var));
+	bool pointer;
 
-	if ((TREE_CODE(var) == VAR_DECL || TREE_CODE(var) == PARM_DECL)
-	    && DECL_CONTEXT(var) == fndecl && !TREE_STATIC(var) && !DECL_EXTERNAL(var)
+	/* Not every declaration has a type: C++'s block-scope using std::swap; */
+	if (TREE_CODE(var) != VAR_DECL && TREE_CODE(var) != PARM_DECL)
+		return;
+	pointer = POINTER_TYPE_P(TREE_TYPE(var));
+	if (DECL_CONTEXT(var) == fndecl && !TREE_STATIC(var) && !DECL_EXTERNAL(var)
 	    && ((pointer && !TREE_ADDRESSABLE(var)) || INTEGRAL_TYPE_P(TREE_TYPE(var)))
 	    && !s->vars->get(var)) {
 		s->vars->put(var, s->shape->escapes.length());

@@ -45,4 +45,52 @@ preprocess_check() {
 check cxx-driver/preprocess-as-compiled preprocess_check
 check cxx-driver/not-itself sh -c "! ALLOCTAG_CXX='$ATCXX' '$ATCXX' -c '$d/main.cc' -o /dev/null 2> '$d/err' &&
 	grep -q 'alloctag-c++: ALLOCTAG_CXX must name a compiler, not alloctag-c++' '$d/err'"
+
+# A wrapper whose block declares one of each kind: C++ has declarations of no
+# type (using std::swap;), which crashed the compiler (a segmentation fault
+# in the wrapper scan, found by re2's dfa.cc).  It compiles without a word
+# and is still a wrapper: its strdup is charged to main's line.
+cat > "$d/decls.cc" <<'CC'
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+namespace lib { const int ONE_OF_LIB = 1; }
+static char *volatile keep;
+/* A wrapper of strdup, with a declaration of each kind in its block. */
+static char *dup_swapped(const char *a, const char *b)
+{
+	using std::swap;
+	using namespace lib;
+	namespace L = lib;
+	typedef const char *str;
+	using str2 = const char *;
+	struct local { int n; };
+	enum { ONE = 1 };
+	static_assert(sizeof(local) == sizeof(int), "");
+	extern int later(int);
+	str x = a;
+	str2 y = b;
+	swap(x, y);
+	auto [p, n] = std::pair<str, int>(x, ONE);
+	char *r = strdup(p + n - 1);
+	(void)L::ONE_OF_LIB;
+	return r;
+}
+int main()
+{
+	keep = dup_swapped("one", "three");
+	return strcmp(keep, "three") != 0;
+}
+CC
+decls_check() {
+	local o
+	for o in -O0 -O2; do
+		(cd "$d" && "$ATCXX" -std=c++17 -Wall $o -o decls decls.cc 2>decls.err &&
+			[ ! -s decls.err ] && ALLOCTAG_REPORT=report ALLOCTAG_FORMAT=full ./decls) ||
+			{ cat "$d/decls.err"; return 1; }
+		grep -q ' 6 *1 .* decls.cc:28:27 func:main callee:dup_swapped' "$d/report" ||
+			{ echo "$o:"; cat "$d/report"; return 1; }
+	done
+}
+check cxx-driver/block-scope-declarations-in-a-wrapper decls_check
 fi
