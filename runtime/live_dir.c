@@ -292,12 +292,42 @@ int live_link(int dirfd, const char *name, int fd)
 }
 
 /* What the kept reports of a directory hold, and the oldest of them. */
+/* How many of the oldest kept reports one look at the directory remembers:
+ * the usual exit removes one (its own report made one too many), a burst
+ * of exits a few; more than this takes another look. */
+#define KEPT_OLDEST	4
+
+struct kept_file {
+	char name[32];
+	struct timespec when;	/* named (a link changes the ctime), not last written */
+	uint64_t bytes;
+};
 struct kept {
 	unsigned count;
 	uint64_t bytes;
-	char oldest[32];
-	struct timespec when;
+	unsigned noldest;
+	struct kept_file oldest[KEPT_OLDEST];	/* the oldest first */
 };
+
+static int older(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* NAME, of ST, among K's oldest if it is one of them. */
+static void note_oldest(struct kept *k, const char *name, const struct stat *st)
+{
+	unsigned i = k->noldest < KEPT_OLDEST ? k->noldest++ : KEPT_OLDEST;
+
+	for (; i > 0 && older(&st->st_ctim, &k->oldest[i - 1].when); i--)
+		if (i < KEPT_OLDEST)
+			k->oldest[i] = k->oldest[i - 1];
+	if (i < KEPT_OLDEST) {
+		strcpy(k->oldest[i].name, name);
+		k->oldest[i].when = st->st_ctim;
+		k->oldest[i].bytes = (uint64_t)st->st_blocks * 512;
+	}
+}
 
 static int count_kept(int dirfd, const char *name, void *arg)
 {
@@ -305,31 +335,42 @@ static int count_kept(int dirfd, const char *name, void *arg)
 	struct stat st;
 	long pid;
 
-	if (!live_kept_pid(name, &pid) || strlen(name) >= sizeof(k->oldest) ||
+	if (!live_kept_pid(name, &pid) || strlen(name) >= sizeof(k->oldest[0].name) ||
 	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	k->count++;
 	k->bytes += (uint64_t)st.st_blocks * 512;
-	/* When it was kept: named (a link changes the ctime), not last written. */
-	if (!k->oldest[0] || st.st_ctim.tv_sec < k->when.tv_sec ||
-	    (st.st_ctim.tv_sec == k->when.tv_sec && st.st_ctim.tv_nsec < k->when.tv_nsec)) {
-		strcpy(k->oldest, name);
-		k->when = st.st_ctim;
-	}
+	note_oldest(k, name, &st);
 	return 0;
+}
+
+static int over_bounds(const struct kept *k)
+{
+	return k->count > 1 && (k->count > LIVE_KEPT_MAX || k->bytes > LIVE_KEPT_BYTES);
+}
+
+/* The oldest of K removed while there are too many: 1 if there still are
+ * when they are all gone (another look is needed), else 0. */
+static int remove_oldest(int dirfd, struct kept *k)
+{
+	for (unsigned i = 0; i < k->noldest && over_bounds(k); i++) {
+		if (unlinkat(dirfd, k->oldest[i].name, 0) != 0)
+			return 0;
+		k->count--;
+		k->bytes -= k->oldest[i].bytes;
+	}
+	return over_bounds(k);
 }
 
 void live_bound_kept(int dirfd)
 {
 	/* A descriptor of its own: its caller may be going through DIRFD (live_sweep()). */
-	int own = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int own = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), again = 1;
 
-	while (own >= 0) {
+	while (own >= 0 && again) {
 		struct kept k = { 0 };
 
-		if (live_dir_each(own, count_kept, &k) != 0 || k.count <= 1 ||
-		    (k.count <= LIVE_KEPT_MAX && k.bytes <= LIVE_KEPT_BYTES) || unlinkat(own, k.oldest, 0) != 0)
-			break;
+		again = live_dir_each(own, count_kept, &k) == 0 && remove_oldest(own, &k);
 	}
 	if (own >= 0)
 		close(own);

@@ -86,6 +86,32 @@ else
 fi
 at_shared_live_dir
 
+# More than one too many at once (reports kept by a burst of exits, or
+# left by an older runtime): one exit removes them all, the oldest first.
+# Kept 10 ms apart: a file's ctime moves with the kernel's tick.
+at_private_live_dir kept-burst
+burst=$XDG_RUNTIME_DIR/alloctag
+mkdir -m 700 "$burst"
+for i in $(seq 70); do echo '{}' > "$burst/$((2000000000 + i)).report"; sleep 0.01; done
+"$THREADS" 1 0 > /dev/null 2>&1 &
+pid=$!
+wait $pid
+gone=$(for i in $(seq 70); do [ -e "$burst/$((2000000000 + i)).report" ] || echo $i; done | tr '\n' ' ')
+[ "$(ls "$burst" | grep -c '\.report$')" = 64 ] && [ "$gone" = "1 2 3 4 5 6 7 " ] && [ -e "$burst/$pid.report" ] &&
+	pass "tool/kept: seven too many: the seven oldest removed at one exit" ||
+	fail "tool/kept: seven too many: the seven oldest removed at one exit" "gone: $gone" "$(ls "$burst" | wc -l) left"
+# Bounded in bytes too (16 MiB): three reports of 6 MiB take the place of the
+# small ones before them, and of the oldest of themselves.
+for i in 1 2 3; do head -c 6M /dev/zero > "$burst/$((2100000000 + i)).report"; sleep 0.01; done
+"$THREADS" 1 0 > /dev/null 2>&1 &
+pid=$!
+wait $pid
+left=$(ls "$burst" | grep '\.report$' | sort | tr '\n' ' ')
+[ "$left" = "$(printf '%s.report\n' 2100000002 2100000003 "$pid" | sort | tr '\n' ' ')" ] &&
+	pass "tool/kept: at most 16 MiB kept, the oldest removed first" ||
+	fail "tool/kept: at most 16 MiB kept, the oldest removed first" "left: $left"
+at_shared_live_dir
+
 # By the program's name: its latest kept report when none of that name runs;
 # its one running process; several running: one line naming their pids.
 at_private_live_dir kept-names
