@@ -117,7 +117,14 @@ at_compilers() {
 	echo "ALLOCTAG_CC=$(command -v "$TESTCC")" "ALLOCTAG_CXX=$(command -v "$PLAINCXX")"
 }
 
-# normalize: a build log with the alloctag compilers named as the plain ones
+# plain_compilers: the plain build's CC and CXX, by path as the alloctag
+# build's are: a configure that looks a bare name up says so, where it says
+# nothing of a path (ncurses: "checking for g++... /usr/bin/g++").
+plain_compilers() {
+	echo "CC=$(command -v "$TESTCC")" "CXX=$(command -v "$PLAINCXX")"
+}
+
+# normalize: a build log with the alloctag compilers named as the plain ones (by path)
 # (also where a shell command escapes them: debhelper's cmake line has
 # -DCMAKE_CXX_COMPILER=g\+\+), and without dpkg-shlibdeps' notes that the
 # programs link liballoctag.so (the runtime, which no package of the system
@@ -130,7 +137,8 @@ at_compilers() {
 # module: PyErr_Print, PyModule_Create2): the name is left out, the file and
 # the count of the others ("N other similar warnings") stay compared.
 normalize() {
-	sed -e 's|\\+|+|g' -e "s|$ATCXX|$PLAINCXX|g" -e "s|$ATCC|$TESTCC|g" -e "s|$FIRST_BIN/||g" \
+	sed -e 's|\\+|+|g' -e "s|$ATCXX|$(command -v "$PLAINCXX")|g" -e "s|$ATCC|$(command -v "$TESTCC")|g" \
+	    -e "s|$FIRST_BIN/||g" \
 	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d" \
 	    -e "/^dpkg-shlibdeps: warning: cannot find library liballoctag\.so needed by /d" \
 	    -e 's/^\(dpkg-shlibdeps: warning: .* contains an unresolvable reference to symbol \)[^ ]*:/\1SYMBOL:/'
