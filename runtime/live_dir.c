@@ -291,12 +291,12 @@ int live_link(int dirfd, const char *name, int fd)
 	return rc;
 }
 
-/* What the kept reports of a directory hold, and the oldest of them. */
 /* How many of the oldest kept reports one look at the directory remembers:
  * the usual exit removes one (its own report made one too many), a burst
  * of exits a few; more than this takes another look. */
 #define KEPT_OLDEST	4
 
+/* A kept report, and what the kept reports of a directory hold. */
 struct kept_file {
 	char name[32];
 	struct timespec when;	/* named (a link changes the ctime), not last written */

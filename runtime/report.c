@@ -18,10 +18,10 @@
  *     closed by each report;
  *   - a report that cannot go where it was asked to (that stream closed
  *     or another file, a report file that cannot be written, a closed
- *     pipe), and with ALLOCTAG_REPORT unset every report, is kept in the user's live directory (live.c:
- *     DIR/PID.report, json), with a note saying why: never lost, and never
- *     on the program's stderr or stdout unless that is where it was asked
- *     to go;
+ *     pipe), and with ALLOCTAG_REPORT unset every report, is kept in the
+ *     user's live directory (live.c: DIR/PID.report, json), with a note
+ *     saying why: never lost, and never on the program's stderr or stdout
+ *     unless that is where it was asked to go;
  *   - a closed pipe gives no SIGPIPE;
  *   - the program's own buffered stdout goes first;
  *   - a report file is truncated by a process's first report and appended

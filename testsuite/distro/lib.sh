@@ -114,14 +114,17 @@ alloctag_bin() {
 # at_compilers: the settings that make alloctag-cc and alloctag-c++ run
 # TESTCC and its g++ by path, for a PATH with FIRST_BIN first.
 at_compilers() {
-	echo "ALLOCTAG_CC=$(command -v "$TESTCC")" "ALLOCTAG_CXX=$(command -v "$PLAINCXX")"
+	echo "ALLOCTAG_CC=$(plain_cc)" "ALLOCTAG_CXX=$(plain_cxx)"
 }
 
-# plain_compilers: the plain build's CC and CXX, by path as the alloctag
-# build's are: a configure that looks a bare name up says so, where it says
-# nothing of a path (ncurses: "checking for g++... /usr/bin/g++").
+# plain_cc, plain_cxx: the plain compilers' paths.  plain_compilers: the
+# plain build's CC and CXX, by path as the alloctag build's are: a
+# configure that looks a bare name up says so, where it says nothing of a
+# path (ncurses: "checking for g++... /usr/bin/g++").
+plain_cc() { command -v "$TESTCC"; }
+plain_cxx() { command -v "$PLAINCXX"; }
 plain_compilers() {
-	echo "CC=$(command -v "$TESTCC")" "CXX=$(command -v "$PLAINCXX")"
+	echo "CC=$(plain_cc)" "CXX=$(plain_cxx)"
 }
 
 # normalize: a build log with the alloctag compilers named as the plain ones (by path)
@@ -137,7 +140,7 @@ plain_compilers() {
 # module: PyErr_Print, PyModule_Create2): the name is left out, the file and
 # the count of the others ("N other similar warnings") stay compared.
 normalize() {
-	sed -e 's|\\+|+|g' -e "s|$ATCXX|$(command -v "$PLAINCXX")|g" -e "s|$ATCC|$(command -v "$TESTCC")|g" \
+	sed -e 's|\\+|+|g' -e "s|$ATCXX|$(plain_cxx)|g" -e "s|$ATCC|$(plain_cc)|g" \
 	    -e "s|$FIRST_BIN/||g" \
 	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d" \
 	    -e "/^dpkg-shlibdeps: warning: cannot find library liballoctag\.so needed by /d" \
