@@ -6,9 +6,10 @@
  *
  * Where: the first of the user's live directories (live_dir.h) that is the
  * user's alone (made if missing).  The file: the process's pid, mode 0600,
- * made new (O_EXCL, O_NOFOLLOW); a file of that name is an earlier
- * process's (the pid is ours now), kept first if that one was killed
- * (live_settle_name()), else removed.
+ * made whole (counters and header) before it is named (O_TMPFILE, then
+ * linked; made in place, O_EXCL, where the file system cannot); a file of
+ * that name is an earlier process's (the pid is ours now), kept first if
+ * that one was killed (live_settle_name()), else removed.
  *
  * No descriptor stays open: the file is mapped and its descriptor closed
  * before the constructor returns (counters.c opens it again by path to
@@ -89,42 +90,74 @@ static void stamp_writer(void)
 	h->exec_stack = p.stack;
 }
 
-/* A new file NAME in DIR, for this process: its descriptor, or -1.  A file
- * of that name is an earlier process's: kept if it ended without its
- * report, else removed. */
-static int make_file(int dir, const char *name)
+/* NAME in DIR free for this process: a file of that name is an earlier
+ * process's, kept if it ended without its report, else removed. */
+static int free_name(int dir, const char *name)
 {
-	int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+	return live_settle_name(dir, name) || live_remove(dir, name);
+}
+
+/* The counters moved into FD, the file to be at live_path, its writer
+ * stamped: 0, or -1 with the counters where they were. */
+static int bind_file(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || rebind(fd, live_path) != 0)
+		return -1;
+	/* After the rebind: in a fork child the pages before were its parent's. */
+	stamp_writer();
+	live_dev = st.st_dev;
+	live_ino = st.st_ino;
+	return 0;
+}
+
+/* The counters in a file made whole before it is named NAME in DIR
+ * (O_TMPFILE): a reader never finds it half made.  0, or -1 with the
+ * counters anonymous. */
+static int publish_unnamed(int dir, const char *name)
+{
+	int fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | O_NOCTTY, 0600), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = bind_file(fd);
+	if (rc == 0 && live_link_new(dir, name, fd) != 0) {
+		rc = errno == EEXIST && free_name(dir, name) ? live_link_new(dir, name, fd) : -1;
+		if (rc != 0)
+			rebind(-1, NULL);	/* nothing could open the file to grow it */
+	}
+	close(fd);
+	return rc;
+}
+
+/* The counters in a new file NAME in DIR, written in place (a file system
+ * without O_TMPFILE; readers say "the process is starting" meanwhile). */
+static int publish_named(int dir, const char *name)
+{
+	int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, rc;
 	int fd = openat(dir, name, flags, 0600);
 
-	if (fd < 0 && errno == EEXIST && (live_settle_name(dir, name) || live_remove(dir, name)))
+	if (fd < 0 && errno == EEXIST && free_name(dir, name))
 		fd = openat(dir, name, flags, 0600);
-	return fd;
+	if (fd < 0)
+		return -1;
+	rc = bind_file(fd);
+	if (rc != 0)
+		unlinkat(dir, name, 0);
+	close(fd);
+	return rc;
 }
 
 /* The counters moved into a live file of this process's in DIR (at DIR_PATH). */
 static void start_file(int dir, const char *dir_path)
 {
 	char name[24];
-	struct stat st;
-	int fd;
 
 	snprintf(name, sizeof(name), "%d", (int)getpid());
 	if (snprintf(live_path, sizeof(live_path), "%s/%s", dir_path, name) >= (int)sizeof(live_path) ||
-	    (fd = make_file(dir, name)) < 0) {
+	    (publish_unnamed(dir, name) != 0 && publish_named(dir, name) != 0))
 		live_path[0] = '\0';
-		return;
-	}
-	if (fstat(fd, &st) != 0 || rebind(fd, live_path) != 0) {
-		unlinkat(dir, name, 0);
-		live_path[0] = '\0';
-	} else {
-		/* After the rebind: in a fork child the pages before were its parent's. */
-		stamp_writer();
-		live_dev = st.st_dev;
-		live_ino = st.st_ino;
-	}
-	close(fd);
 }
 
 /* Stale files removed with SWEEP, then this process's file made. */

@@ -274,19 +274,25 @@ int live_unlink_same(int dirfd, const char *name, int fd)
 	return unlinkat(dirfd, name, 0);
 }
 
-int live_link(int dirfd, const char *name, int fd)
+int live_link_new(int dirfd, const char *name, int fd)
 {
 	char proc_path[64];
 	int rc;
 
 	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
-	for (int tries = 0; tries < 2; tries++) {
-		rc = linkat(AT_FDCWD, proc_path, dirfd, name, AT_SYMLINK_FOLLOW);
-		if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
-			rc = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
-		if (rc == 0 || errno != EEXIST)
-			break;
+	rc = linkat(AT_FDCWD, proc_path, dirfd, name, AT_SYMLINK_FOLLOW);
+	if (rc != 0 && errno == ENOENT)		/* no /proc: privileged processes can */
+		rc = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+	return rc;
+}
+
+int live_link(int dirfd, const char *name, int fd)
+{
+	int rc = live_link_new(dirfd, name, fd);
+
+	if (rc != 0 && errno == EEXIST) {
 		unlinkat(dirfd, name, 0);
+		rc = live_link_new(dirfd, name, fd);
 	}
 	return rc;
 }

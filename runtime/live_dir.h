@@ -123,7 +123,10 @@ int live_file_state(int fd, long pid);
 int live_unlink_same(int dirfd, const char *name, int fd);
 
 /* The file open at FD named NAME in DIRFD too (an O_TMPFILE made whole, a
- * live file kept), replacing a file of that name: 0, or -1. */
+ * live file kept): 0, or -1 (errno EEXIST if the name is taken). */
+int live_link_new(int dirfd, const char *name, int fd);
+
+/* The same, replacing a file of that name: 0, or -1. */
 int live_link(int dirfd, const char *name, int fd);
 
 /* The kept reports of DIRFD, the oldest first, removed while there are more

@@ -116,3 +116,45 @@ sigkill_check() {
 	[ "$(kept_count)" = 64 ] || { echo "$(kept_count) kept as PID.counters, not the last 64"; return 1; }
 }
 check live-files/sigkilled-kept-bounded-at-next-start sigkill_check
+
+# A live file is named once it is whole: while the runtime sizes it (its
+# first ftruncate, here the program's own, which the runtime's call binds
+# to) no file of the process's is in the directory yet, so a reader never
+# finds one half made ("the process is starting"); then it is there.
+cat > "$d/whole.c" <<'C'
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static int named_when_sized = -1;
+static int named(void)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/alloctag/%d", getenv("XDG_RUNTIME_DIR"), (int)getpid());
+	return stat(path, &st) == 0;
+}
+int ftruncate(int fd, off_t length)
+{
+	if (named_when_sized < 0)
+		named_when_sized = named();
+	return syscall(SYS_ftruncate, fd, length);
+}
+int main(void)
+{
+	char *volatile p = malloc(10);
+
+	printf("named when sized: %d, named now: %d\n", named_when_sized, named());
+	return !p;
+}
+C
+whole_check() {
+	local out
+	rm -rf "$XDG_RUNTIME_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR" || return 1
+	cd "$d" && "$ATCC" -O1 -o whole whole.c && out=$(./whole) || return 1
+	[ "$out" = "named when sized: 0, named now: 1" ] || { echo "$out"; return 1; }
+}
+check live-files/named-once-whole whole_check
