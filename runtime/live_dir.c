@@ -34,14 +34,14 @@ int live_dir_session(char *path, size_t size)
 {
 	char runtime_dir[64];
 
-	snprintf(runtime_dir, sizeof(runtime_dir), LIVE_SESSION_RUNTIME_DIR, (unsigned)geteuid());
+	snprintf(runtime_dir, sizeof(runtime_dir), LIVE_SESSION_RUNTIME_DIR, (unsigned)sys_euid());
 	return live_dir_under(runtime_dir, path, size);
 }
 
 int live_dir_candidate(int i, char *path, size_t size)
 {
 	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
-	unsigned uid = (unsigned)geteuid();
+	unsigned uid = (unsigned)sys_euid();
 	int n;
 
 	if (!(xdg && xdg[0] == '/'))
@@ -76,7 +76,7 @@ int live_dir_open_path(const char *path, int flags, const char **why)
 							  : "cannot be opened";
 		return -1;
 	}
-	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
+	if (sys_fstat(fd, &st) != 0 || st.st_uid != sys_euid() || (st.st_mode & 077)) {
 		*why = "is not the user's alone (owner, or permissions for others)";
 		close(fd);
 		errno = EPERM;
@@ -408,7 +408,7 @@ static int open_ours(int dirfd, const char *name, long *pid)
 	if (!live_name_pid(name, pid))
 		return -1;
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd >= 0 && !(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())) {
+	if (fd >= 0 && !(sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == sys_euid())) {
 		close(fd);
 		fd = -1;
 	}

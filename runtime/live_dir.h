@@ -13,7 +13,8 @@
  * program.)  A process's $XDG_RUNTIME_DIR may not be its reader's: one
  * started in a login session has /run/user/UID (pam_systemd's), one run by
  * cron or over sudo none; a reader looks in that session's directory too
- * (live_dir_session()).  A candidate is used only if it is a directory of the user's
+ * (live_dir_session()).  UID is the effective user as the kernel has it
+ * (sys_euid(): under fakeroot too).  A candidate is used only if it is a directory of the user's
  * alone: owned by the effective user, no permission for group or others,
  * not a symlink (opened with O_NOFOLLOW, checked on the open descriptor, so
  * no rename between check and use can change what is used).  Another user's

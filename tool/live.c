@@ -19,6 +19,7 @@
 #include "live.h"
 #include "live_dir.h"
 #include "report_parse.h"
+#include "sys.h"
 
 #define MAX_CANDIDATES	5	/* the target's, the runtime's three, the session's */
 #define PROC_TEXT_MAX	65536
@@ -142,16 +143,16 @@ static int candidates(char (*dirs)[LIVE_PATH_MAX], long pid)
 	return n;
 }
 
-/* Is what fstat() says of PATH of KIND, ours, and closed to others? */
+/* Is what sys_fstat() says of PATH of KIND, ours, and closed to others? */
 static int check_owned(const struct stat *st, const char *path, mode_t kind, const char *what)
 {
 	if ((st->st_mode & S_IFMT) != kind) {
 		error_set("refusing %s: not a %s", path, what);
 		return -1;
 	}
-	if (st->st_uid != geteuid()) {
+	if (st->st_uid != sys_euid()) {
 		error_set("refusing %s: owned by uid %u, not by you (uid %u)", path,
-			  (unsigned)st->st_uid, (unsigned)geteuid());
+			  (unsigned)st->st_uid, (unsigned)sys_euid());
 		return -1;
 	}
 	if (st->st_mode & 077) {
@@ -210,7 +211,7 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		return LIVE_ABSENT;
 	}
 	fd = open_nofollow(dirfd, name, path, O_RDONLY);
-	if (fd >= 0 && (fstat(fd, &st) || check_owned(&st, path, S_IFREG, "regular file"))) {
+	if (fd >= 0 && (sys_fstat(fd, &st) || check_owned(&st, path, S_IFREG, "regular file"))) {
 		close(fd);
 		fd = -1;
 	}
@@ -398,7 +399,7 @@ static int find_file(struct live *l, long pid)
 			continue;
 		if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dirs[i], name) < sizeof(l->path))
 			fd = open_nofollow(dirfd, name, l->path, O_RDONLY);
-		if (fd >= 0 && (fstat(fd, &st) || check_owned(&st, l->path, S_IFREG, "regular file"))) {
+		if (fd >= 0 && (sys_fstat(fd, &st) || check_owned(&st, l->path, S_IFREG, "regular file"))) {
 			close(fd);
 			fd = -1;
 		}
@@ -620,7 +621,7 @@ static void own_strings(struct snapshot *s)
 }
 
 /* The kept file NAME in the live directory DIR, open and checked (a regular
- * file, ours, closed to others), its path in PATH and what fstat() says in
+ * file, ours, closed to others), its path in PATH and what sys_fstat() says in
  * *ST: a descriptor, LIVE_ABSENT or -1. */
 static int open_kept(const char *dir, const char *name, char *path, size_t size, struct stat *st)
 {
@@ -631,7 +632,7 @@ static int open_kept(const char *dir, const char *name, char *path, size_t size,
 	fd = (size_t)snprintf(path, size, "%s/%s", dir, name) < size ? open_nofollow(dirfd, name, path, O_RDONLY)
 								      : LIVE_ABSENT;
 	close(dirfd);
-	if (fd >= 0 && (fstat(fd, st) || check_owned(st, path, S_IFREG, "regular file"))) {
+	if (fd >= 0 && (sys_fstat(fd, st) || check_owned(st, path, S_IFREG, "regular file"))) {
 		close(fd);
 		fd = -1;
 	}
