@@ -18,13 +18,15 @@ export RUN_LABEL DEBIAN_FRONTEND=noninteractive
 unset $(compgen -e | grep '^ALLOCTAG_')
 APT="apt-get -o DPkg::Lock::Timeout=600 -y -q"
 
-# packages [ci]: the list's package names (the "ci" ones only, with ci).
+# packages [MARK]: the list's package names (those marked MARK only: ci, check).
 packages() {
-	sed -e 's/#.*//' "$LIST" | awk -v ci="${1:-}" 'NF && (ci == "" || $2 == "ci") { print $1 }'
+	sed -e 's/#.*//' "$LIST" | awk -v m="${1:-}" 'NF && (m == "" || index(" " $0 " ", " " m " ")) { print $1 }'
 }
 
 # build DIR DSC LOG [ENV...]: DSC unpacked into DIR (emptied first) and built
 # there with ENV; the build's output in LOG.  Exit status dpkg-buildpackage's.
+# With OWN_TESTS set, then the package's own `make -k check` in DIR, its
+# output in LOG too: for the packages whose rules skip their tests.
 build() {
 	local dir=$1 dsc=$2 log=$3
 	shift 3
@@ -32,7 +34,10 @@ build() {
 	dpkg-source --no-check -x "$dsc" "$dir" >"$log" 2>&1 || return 1
 	[ -n "$BUILDER" ] && chown -R "$BUILDER:" "$(dirname "$dir")"
 	(cd "$dir" && as_builder env "$@" DEB_BUILD_OPTIONS="parallel=$JOBS" \
-		dpkg-buildpackage -us -uc -B --no-sign) >>"$log" 2>&1
+		dpkg-buildpackage -us -uc -B --no-sign) >>"$log" 2>&1 || return
+	[ -z "${OWN_TESTS:-}" ] ||
+		(cd "$dir" && as_builder env "$@" make -k -j"$JOBS" check) >>"$log" 2>&1
+	return 0
 }
 
 # Builds run as a user, as Debian's build daemons run them (fakeroot for
