@@ -17,7 +17,6 @@ if ! ensure_deps fakeroot || ! command -v fakeroot > /dev/null; then
 	skip fakeroot/live-directory "no fakeroot: $DEPS_OUT"
 	return 0
 fi
-chmod 755 "$d"
 cat > "$d/prog.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +32,15 @@ C
 check fakeroot/build sh -c "cd '$d' && '$ATCC' -O0 -o prog prog.c"
 
 # The live directories made, each with its owner and its files' names (a
-# pid as PID).
+# pid as PID).  The program and its runtime copied to the new /dev/shm,
+# where nobody reaches them (the work folder may be under a folder of
+# root's alone, or under /tmp), before a new /tmp hides the old.
 cat > "$d/run.sh" <<'S'
-mount -t tmpfs tmpfs /dev/shm && mount -t tmpfs tmpfs /tmp && cd "$1" || exit 1
-setpriv --reuid=65534 --regid=65534 --clear-groups env ALLOCTAG_LIVE=keep fakeroot ./prog
-ALLOCTAG_LIVE=keep ./prog
+mount -t tmpfs tmpfs /dev/shm && mkdir -m 755 /dev/shm/run && cp "$1" "$2" /dev/shm/run/ &&
+	mount -t tmpfs tmpfs /tmp && cd /dev/shm/run || exit 1
+setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH=/dev/shm/run ALLOCTAG_LIVE=keep \
+	fakeroot ./prog
+LD_LIBRARY_PATH=/dev/shm/run ALLOCTAG_LIVE=keep ./prog
 for dir in /dev/shm/alloctag-* /tmp/alloctag-*; do
 	[ -d "$dir" ] && echo "$dir owner $(stat -c %u "$dir"): $(ls "$dir" | sed 's/^[0-9]*/PID/' | paste -sd' ')"
 done
@@ -48,7 +51,7 @@ fakeroot_check() {
 euid 0
 /dev/shm/alloctag-0 owner 0: PID PID.report
 /dev/shm/alloctag-$NOBODY owner $NOBODY: PID PID.report"
-	out=$(env -u XDG_RUNTIME_DIR unshare -m bash "$d/run.sh" "$d" 2>&1)
+	out=$(env -u XDG_RUNTIME_DIR unshare -m bash "$d/run.sh" "$d/prog" "$(dirname "$ATCC")/liballoctag.so" 2>&1)
 	[ "$out" = "$want" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$want" "$out"; return 1; }
 }
 check fakeroot/live-directory fakeroot_check
