@@ -13,6 +13,10 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null; then
 	skip fakeroot/live-directory "not root, or no setpriv"
 	return 0
 fi
+if ! out=$(unshare -m true 2>&1); then
+	skip fakeroot/live-directory "no mount namespace of its own to run in: $out"
+	return 0
+fi
 if ! ensure_deps fakeroot || ! command -v fakeroot > /dev/null; then
 	skip fakeroot/live-directory "no fakeroot: $DEPS_OUT"
 	return 0
