@@ -71,18 +71,24 @@ static int proc_maps_mention(long pid, const char *word)
 	return found;
 }
 
-/* The process exists and is ours; -1 with the error set otherwise. */
+/* The process exists and is ours (as the kernel says, as for the live
+ * directory: sys.h); -1 with the error set otherwise. */
 static int check_process(long pid)
 {
 	char path[64], name[64];
 	struct stat st;
+	int fd, found;
 
 	snprintf(path, sizeof(path), "/proc/%ld", pid);
-	if (stat(path, &st) != 0) {
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	found = fd >= 0 && sys_fstat(fd, &st) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!found) {
 		error_set("no process %ld", pid);
 		return -1;
 	}
-	if (st.st_uid != geteuid()) {
+	if (st.st_uid != sys_euid()) {
 		struct passwd *pw = getpwuid(st.st_uid);
 
 		proc_name(pid, name, sizeof(name));
@@ -181,6 +187,20 @@ static int open_nofollow(int dirfd, const char *name, const char *path, int flag
 	return -1;
 }
 
+/* NAME in DIRFD (at PATH) opened, never through a symbolic link, and
+ * checked (a regular file, ours, closed to others), what sys_fstat() says
+ * in *ST: a descriptor, LIVE_ABSENT or -1. */
+static int open_owned_file(int dirfd, const char *name, const char *path, struct stat *st)
+{
+	int fd = open_nofollow(dirfd, name, path, O_RDONLY);
+
+	if (fd >= 0 && (sys_fstat(fd, st) || check_owned(st, path, S_IFREG, "regular file"))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* A live directory, if it is ours alone (live_dir.h): its fd, LIVE_ABSENT or -1. */
 static int open_live_dir(const char *path)
 {
@@ -210,11 +230,7 @@ static int open_in(const char *dir, long pid, char *path, size_t size)
 		close(dirfd);
 		return LIVE_ABSENT;
 	}
-	fd = open_nofollow(dirfd, name, path, O_RDONLY);
-	if (fd >= 0 && (sys_fstat(fd, &st) || check_owned(&st, path, S_IFREG, "regular file"))) {
-		close(fd);
-		fd = -1;
-	}
+	fd = open_owned_file(dirfd, name, path, &st);
 	/* The runtime's own rule (live_dir.h): a stale file removed, an ended
 	 * process's kept as PID.counters, read as its kept report. */
 	if (fd >= 0 && live_settle(dirfd, name, fd, pid) != LIVE_FILE_RUNNING) {
@@ -398,11 +414,7 @@ static int find_file(struct live *l, long pid)
 		if (dirfd < 0)
 			continue;
 		if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dirs[i], name) < sizeof(l->path))
-			fd = open_nofollow(dirfd, name, l->path, O_RDONLY);
-		if (fd >= 0 && (sys_fstat(fd, &st) || check_owned(&st, l->path, S_IFREG, "regular file"))) {
-			close(fd);
-			fd = -1;
-		}
+			fd = open_owned_file(dirfd, name, l->path, &st);
 		close(dirfd);
 		if (fd == -1)
 			return -1;
@@ -629,13 +641,9 @@ static int open_kept(const char *dir, const char *name, char *path, size_t size,
 
 	if (dirfd < 0)
 		return dirfd;
-	fd = (size_t)snprintf(path, size, "%s/%s", dir, name) < size ? open_nofollow(dirfd, name, path, O_RDONLY)
+	fd = (size_t)snprintf(path, size, "%s/%s", dir, name) < size ? open_owned_file(dirfd, name, path, st)
 								      : LIVE_ABSENT;
 	close(dirfd);
-	if (fd >= 0 && (sys_fstat(fd, st) || check_owned(st, path, S_IFREG, "regular file"))) {
-		close(fd);
-		fd = -1;
-	}
 	return fd;
 }
 
