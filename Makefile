@@ -35,7 +35,7 @@ PLUGIN_CXXFLAGS := -fPIC -O2 -g -fno-rtti -fno-exceptions -Wall -Wextra -Wno-unu
 	-Wno-missing-field-initializers -DALLOCTAG_VERSION='"$(VERSION)"'
 
 RUNTIME_SRCS := $(addprefix runtime/,malloc.c base.c heap.c segment.c large.c next.c registry.c \
-	counters.c counters_read.c format.c live.c live_dir.c config.c report.c process.c sys.c)
+	counters.c counters_read.c format.c live.c live_dir.c live_kept.c config.c report.c process.c sys.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRCS))
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -fno-semantic-interposition \
 	-fno-tree-slp-vectorize -Wall -Wextra -Wno-unused-parameter -Iruntime
@@ -55,7 +55,7 @@ endif
 # The alloctag command (tool/): libc only.  It reads live files, sums
 # counters and writes reports with the runtime's own code for them.
 TOOL_SRCS := $(wildcard tool/*.c)
-TOOL_SHARED := counters_read format live_dir sys
+TOOL_SHARED := counters_read format live_dir live_kept sys
 TOOL_OBJS := $(patsubst tool/%.c,$(B)/tool/%.o,$(TOOL_SRCS)) \
 	$(patsubst %,$(B)/tool/runtime-%.o,$(TOOL_SHARED))
 TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \

@@ -18,17 +18,19 @@
  * writes the file (pid, start time, exec identity: live_dir.h), and the
  * readers, the runtime's included, judge it stale by what /proc says.
  *
- * At start, the process settles the files of its live directory
+ * At start, the first process of the user's a second or more after the
+ * last to do so (live_sweep_due()) settles the files of its live directory
  * (live_sweep()): the stale removed, and those of processes that ended
  * without their report (killed by a signal: no exit ran) kept as
- * PID.counters, their last word.  At exit the file is marked exited and
+ * PID.counters, their last word; the others do not pay for what the
+ * directory holds, in time or in system calls a test suite may count.  At exit the file is marked exited and
  * removed (a reader that mapped it keeps the final counters), or kept with
  * ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
  *
  * Reports that could not go where they were asked to are kept in the same
  * directory (alloctag_live_keep): PID.report, made whole before it is
  * named, the oldest kept reports beyond LIVE_KEPT_MAX or LIVE_KEPT_BYTES
- * removed (live_bound_kept()).
+ * removed (live_keep_file(): by an index, live_kept.c).
  *
  * A child after fork gets its own file, lazily: a child that execs or
  * _exits at once must leave nothing behind.  At fork its counters move to
@@ -160,7 +162,8 @@ static void start_file(int dir, const char *dir_path)
 		live_path[0] = '\0';
 }
 
-/* Stale files removed with SWEEP, then this process's file made. */
+/* Stale files removed with SWEEP (if no process of the user's swept in the
+ * last LIVE_SWEEP_INTERVAL_NS), then this process's file made. */
 static void open_dir_and_start(int sweep)
 {
 	char dir_path[LIVE_PATH_MAX];
@@ -168,7 +171,7 @@ static void open_dir_and_start(int sweep)
 
 	if (dir < 0)
 		return;
-	if (sweep)
+	if (sweep && live_sweep_due(dir))
 		live_sweep(dir);
 	start_file(dir, dir_path);
 	close(dir);
@@ -266,7 +269,7 @@ static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), 
 
 	if (fd >= 0) {
 		if (write(fd, arg) == 0)
-			live_link(dir, name, fd);
+			live_keep_file(dir, name, fd, (uint64_t)lseek(fd, 0, SEEK_END));
 		close(fd);
 		return;
 	}
@@ -277,6 +280,8 @@ static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), 
 		return;
 	if (write(fd, arg) != 0)
 		unlinkat(dir, name, 0);
+	else
+		live_kept_named(dir, name, (uint64_t)lseek(fd, 0, SEEK_END));
 	close(fd);
 }
 
@@ -292,6 +297,5 @@ void alloctag_live_keep(int (*write)(int fd, void *arg), void *arg)
 		return;
 	snprintf(name, sizeof(name), "%d" LIVE_REPORT_SUFFIX, (int)getpid());
 	keep_as(dir, name, write, arg);
-	live_bound_kept(dir);
 	close(dir);
 }

@@ -209,9 +209,19 @@ int live_proc_read(long pid, struct live_proc *p)
 
 uint64_t live_pid_ns(void)
 {
+	/* Once a process (a fork child's may be another): a sweep asks per file. */
+	static _Atomic uint64_t ns;
+	static _Atomic int ns_pid;
+	int pid = getpid();
 	struct stat st;
 
-	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+	if (atomic_load_explicit(&ns_pid, memory_order_acquire) == pid)
+		return atomic_load_explicit(&ns, memory_order_relaxed);
+	if (stat("/proc/self/ns/pid", &st) != 0)
+		return 0;
+	atomic_store_explicit(&ns, (uint64_t)st.st_ino, memory_order_relaxed);
+	atomic_store_explicit(&ns_pid, pid, memory_order_release);
+	return (uint64_t)st.st_ino;
 }
 
 /* The header at FD, if it is one of this release's for PID: 1, else 0. */
@@ -266,10 +276,18 @@ int live_file_state(int fd, long pid)
 
 int live_unlink_same(int dirfd, const char *name, int fd)
 {
-	struct stat opened, now;
+	/* The same writer's header (or the same bytes where there is none),
+	 * compared rather than stat'ed: its writer is gone, so it is still. */
+	char was[sizeof(struct counters_header)], now[sizeof(struct counters_header)];
+	int named = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ssize_t n, m;
 
-	if (fstat(fd, &opened) != 0 || fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    opened.st_dev != now.st_dev || opened.st_ino != now.st_ino)
+	if (named < 0)
+		return -1;
+	n = pread(fd, was, sizeof(was), 0);
+	m = pread(named, now, sizeof(now), 0);
+	close(named);
+	if (n != m || (n > 0 && memcmp(was, now, (size_t)n)))
 		return -1;
 	return unlinkat(dirfd, name, 0);
 }
@@ -297,89 +315,14 @@ int live_link(int dirfd, const char *name, int fd)
 	return rc;
 }
 
-/* How many of the oldest kept reports one look at the directory remembers:
- * the usual exit removes one (its own report made one too many), a burst
- * of exits a few; more than this takes another look. */
-#define KEPT_OLDEST	4
-
-/* A kept report, and what the kept reports of a directory hold. */
-struct kept_file {
-	char name[32];
-	struct timespec when;	/* named (a link changes the ctime), not last written */
-	uint64_t bytes;
-};
-struct kept {
-	unsigned count;
-	uint64_t bytes;
-	unsigned noldest;
-	struct kept_file oldest[KEPT_OLDEST];	/* the oldest first */
-};
-
-static int older(const struct timespec *a, const struct timespec *b)
+/* The memory an ended process's live file at FD holds: what its counters
+ * use (the file is sparse beyond), else its size. */
+static uint64_t ended_bytes(int fd, long pid)
 {
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
+	struct counters_header h;
 
-/* NAME, of ST, among K's oldest if it is one of them. */
-static void note_oldest(struct kept *k, const char *name, const struct stat *st)
-{
-	unsigned i = k->noldest < KEPT_OLDEST ? k->noldest++ : KEPT_OLDEST;
-
-	for (; i > 0 && older(&st->st_ctim, &k->oldest[i - 1].when); i--)
-		if (i < KEPT_OLDEST)
-			k->oldest[i] = k->oldest[i - 1];
-	if (i < KEPT_OLDEST) {
-		strcpy(k->oldest[i].name, name);
-		k->oldest[i].when = st->st_ctim;
-		k->oldest[i].bytes = (uint64_t)st->st_blocks * 512;
-	}
-}
-
-static int count_kept(int dirfd, const char *name, void *arg)
-{
-	struct kept *k = arg;
-	struct stat st;
-	long pid;
-
-	if (!live_kept_pid(name, &pid) || strlen(name) >= sizeof(k->oldest[0].name) ||
-	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	k->count++;
-	k->bytes += (uint64_t)st.st_blocks * 512;
-	note_oldest(k, name, &st);
-	return 0;
-}
-
-static int over_bounds(const struct kept *k)
-{
-	return k->count > 1 && (k->count > LIVE_KEPT_MAX || k->bytes > LIVE_KEPT_BYTES);
-}
-
-/* The oldest of K removed while there are too many: 1 if there still are
- * when they are all gone (another look is needed), else 0. */
-static int remove_oldest(int dirfd, struct kept *k)
-{
-	for (unsigned i = 0; i < k->noldest && over_bounds(k); i++) {
-		if (unlinkat(dirfd, k->oldest[i].name, 0) != 0)
-			return 0;
-		k->count--;
-		k->bytes -= k->oldest[i].bytes;
-	}
-	return over_bounds(k);
-}
-
-void live_bound_kept(int dirfd)
-{
-	/* A descriptor of its own: its caller may be going through DIRFD (live_sweep()). */
-	int own = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), again = 1;
-
-	while (own >= 0 && again) {
-		struct kept k = { 0 };
-
-		again = live_dir_each(own, count_kept, &k) == 0 && remove_oldest(own, &k);
-	}
-	if (own >= 0)
-		close(own);
+	return read_header(fd, pid, &h) ? atomic_load_explicit(&h.used, memory_order_relaxed)
+					: (uint64_t)lseek(fd, 0, SEEK_END);
 }
 
 int live_settle(int dirfd, const char *name, int fd, long pid)
@@ -389,30 +332,23 @@ int live_settle(int dirfd, const char *name, int fd, long pid)
 
 	if (state == LIVE_FILE_ENDED) {
 		snprintf(kept, sizeof(kept), "%ld" LIVE_ENDED_SUFFIX, pid);
-		if (live_link(dirfd, kept, fd) != 0)
+		if (live_keep_file(dirfd, kept, fd, ended_bytes(fd, pid)) != 0)
 			return LIVE_FILE_RUNNING;	/* left as it is, for the next reader */
-		live_bound_kept(dirfd);
 	}
 	if (state != LIVE_FILE_RUNNING)
 		live_unlink_same(dirfd, name, fd);
 	return state;
 }
 
-/* NAME in DIRFD, if it is a live file of ours (a regular file named for a
- * pid, owned by us), open: its descriptor and *PID, or -1. */
+/* NAME in DIRFD, if it is named for a pid, open: its descriptor and *PID,
+ * or -1.  Not stat'ed: the directory is the user's alone (no one else makes
+ * a file in it), a fifo does not block (O_NONBLOCK), and what is not a
+ * live file of this release has no header (live_file_state()). */
 static int open_ours(int dirfd, const char *name, long *pid)
 {
-	struct stat st;
-	int fd;
-
 	if (!live_name_pid(name, pid))
 		return -1;
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd >= 0 && !(sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == sys_euid())) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
+	return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 }
 
 int live_settle_name(int dirfd, const char *name)
@@ -449,4 +385,5 @@ static int settle_entry(int dirfd, const char *name, void *arg)
 void live_sweep(int dirfd)
 {
 	live_dir_each(dirfd, settle_entry, NULL);
+	live_kept_adopt(dirfd);
 }

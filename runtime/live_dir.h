@@ -48,10 +48,11 @@
  * Kept.  A report that could not go where it was asked to is kept beside
  * the live files, as PID.report (runtime/live.c; a json report); an ended
  * process's live file as PID.counters (its counters, as they were), by
- * whichever reader finds it so, the runtime's at start included.  Both are
- * the ended processes' kept reports: the last LIVE_KEPT_MAX of them, in at
- * most LIVE_KEPT_BYTES (the memory their files hold), the oldest removed
- * first.
+ * whichever reader finds it so, the runtime's sweep at start included.
+ * Both are the ended processes' kept reports: the last LIVE_KEPT_MAX of
+ * them, in at most LIVE_KEPT_BYTES (the memory their files hold), the
+ * oldest removed first (live_kept.c: an index, DIR/.index, so that no
+ * process stats them).
  *
  * System calls and snprintf only: no malloc (the runtime calls this from
  * its constructor, its allocator and at fork).
@@ -69,6 +70,8 @@
 #define LIVE_ENDED_SUFFIX	".counters"	/* the live file of a process that ended without it */
 #define LIVE_KEPT_MAX		64
 #define LIVE_KEPT_BYTES		(16u << 20)
+#define LIVE_SWEEP_INTERVAL_NS	1000000000LL	/* a user's processes sweep once a second at most */
+#define LIVE_INDEX_MAGIC	"alloctag-index1"	/* live_kept.c */
 
 #define LIVE_DIR_NAME		"alloctag"	/* in an $XDG_RUNTIME_DIR */
 #define LIVE_SESSION_RUNTIME_DIR "/run/user/%u"	/* a login session's $XDG_RUNTIME_DIR */
@@ -120,7 +123,9 @@ uint64_t live_pid_ns(void);
 enum live_file_state { LIVE_FILE_RUNNING, LIVE_FILE_ENDED, LIVE_FILE_STALE };
 int live_file_state(int fd, long pid);
 
-/* NAME in DIRFD unlinked if it is still the file open at FD: 0, or -1. */
+/* NAME in DIRFD unlinked if it is still the file open at FD (the same
+ * header, read through both: the writer of a file settled is gone): 0, or
+ * -1. */
 int live_unlink_same(int dirfd, const char *name, int fd);
 
 /* The file open at FD named NAME in DIRFD too (an O_TMPFILE made whole, a
@@ -130,10 +135,21 @@ int live_link_new(int dirfd, const char *name, int fd);
 /* The same, replacing a file of that name: 0, or -1. */
 int live_link(int dirfd, const char *name, int fd);
 
-/* The kept reports of DIRFD, the oldest first, removed while there are more
- * than LIVE_KEPT_MAX or they hold more than LIVE_KEPT_BYTES (the newest
- * stays, whatever its size). */
-void live_bound_kept(int dirfd);
+/* The kept reports (live_kept.c): the index of the last LIVE_KEPT_MAX, in
+ * DIR/.index.  The file open at FD, holding BYTES of memory, kept as NAME
+ * (PID.report, PID.counters) in DIRFD, its place in the index taken first
+ * (the oldest kept file removed, and more while they hold more than
+ * LIVE_KEPT_BYTES): 0, or -1 (errno of the link). */
+int live_keep_file(int dirfd, const char *name, int fd, uint64_t bytes);
+/* The same for a kept file already named NAME (made in place, where the
+ * file system has no O_TMPFILE). */
+void live_kept_named(int dirfd, const char *name, uint64_t bytes);
+/* Kept files the index does not name (an older runtime's) given places,
+ * the oldest first; beyond LIVE_KEPT_MAX, removed. */
+void live_kept_adopt(int dirfd);
+/* Whether this process sweeps DIRFD (live_sweep()): 1 for the first to ask
+ * LIVE_SWEEP_INTERVAL_NS or more after the last sweep of the user's, else 0. */
+int live_sweep_due(int dirfd);
 
 /* The live file NAME in DIRFD, open at FD, named for PID, done with as its
  * state says (live_file_state()): stale, removed; ended, kept as
@@ -148,7 +164,8 @@ int live_settle_name(int dirfd, const char *name);
 /* NAME in DIRFD removed if it is a live file of ours: 1 if removed. */
 int live_remove(int dirfd, const char *name);
 
-/* Every live file of DIRFD settled: the stale removed, the ended kept. */
+/* Every live file of DIRFD settled: the stale removed, the ended kept; the
+ * strays among the kept adopted.  No file is stat'ed but a stray. */
 void live_sweep(int dirfd);
 
 #endif /* ALLOCTAG_LIVE_DIR_H */

@@ -6,7 +6,7 @@
 . "$TOP/testsuite/tool/lib.sh"
 
 FAKE=$TWORK/fakelive
-"$TESTCC" -O2 -Wall -I"$TOP/runtime" -o "$FAKE" "$TOP/testsuite/tool/fakelive.c" "$TOP/runtime/live_dir.c" "$TOP/runtime/sys.c" ||
+"$TESTCC" -O2 -Wall -I"$TOP/runtime" -o "$FAKE" "$TOP/testsuite/tool/fakelive.c" "$TOP/runtime/live_dir.c" "$TOP/runtime/live_kept.c" "$TOP/runtime/sys.c" ||
 	{ fail "tool/security: build fakelive.c"; return; }
 NOBODY=65534
 at_private_live_dir sec
