@@ -18,17 +18,27 @@ static size_t ncommitted;
 static _Atomic(struct segment *) all_segments;
 static uintptr_t next_hint;			/* where the last segment ended */
 
-/* SEGMENT_SIZE bytes aligned to their size: at the hint, or cut out of twice as many. */
-static struct segment *map_segment(void)
+/* SEGMENT_SIZE bytes at HINT if they are free there, else where the kernel
+ * puts them: the mapping, or NULL. */
+static char *map_at(uintptr_t hint)
 {
-	int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-	char *p = mmap((void *)next_hint, SEGMENT_SIZE, prot, flags, -1, 0), *aligned;
+	char *p = mmap((void *)hint, SEGMENT_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	if (p != MAP_FAILED && (uintptr_t)p % SEGMENT_SIZE == 0)
-		return (struct segment *)p;
-	if (p != MAP_FAILED)
-		munmap(p, SEGMENT_SIZE);
-	p = mmap(NULL, 2 * SEGMENT_SIZE, prot, flags, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int segment_aligned(const char *p)
+{
+	return p && (uintptr_t)p % SEGMENT_SIZE == 0;
+}
+
+/* SEGMENT_SIZE bytes aligned to their size, cut out of twice as many. */
+static struct segment *map_cut(void)
+{
+	char *p = mmap(NULL, 2 * SEGMENT_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *aligned;
+
 	if (p == MAP_FAILED)
 		return NULL;
 	aligned = (char *)(((uintptr_t)p + SEGMENT_SIZE - 1) & ~(SEGMENT_SIZE - 1));
@@ -36,6 +46,32 @@ static struct segment *map_segment(void)
 		munmap(p, aligned - p);
 	munmap(aligned + SEGMENT_SIZE, p + SEGMENT_SIZE - aligned);
 	return (struct segment *)aligned;
+}
+
+/* SEGMENT_SIZE bytes aligned to their size: where the last segment ended;
+ * else at the aligned place below where the kernel put them (free, as a
+ * rule: mappings grow down; the kernel aligns large ones to 2 MiB, half of
+ * them to 4); else cut out of twice as many.  Twice as many only as a last
+ * resort: under RLIMIT_AS (ulimit -v) a process that has room for one
+ * segment may not have it for two (coreutils's printf-surprise test: its
+ * small xmalloc failed where glibc's succeeds). */
+static struct segment *map_segment(void)
+{
+	char *p = map_at(next_hint);
+	uintptr_t below;
+
+	if (segment_aligned(p))
+		return (struct segment *)p;
+	if (p) {
+		below = (uintptr_t)p & ~(SEGMENT_SIZE - 1);
+		munmap(p, SEGMENT_SIZE);
+		p = map_at(below);
+		if (segment_aligned(p))
+			return (struct segment *)p;
+		if (p)
+			munmap(p, SEGMENT_SIZE);
+	}
+	return map_cut();
 }
 
 /* A new segment's slabs into the decommitted list (fresh memory is zero).  Under pool_lock. */
