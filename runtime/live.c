@@ -23,9 +23,10 @@
  * (live_sweep()): the stale removed, and those of processes that ended
  * without their report (killed by a signal: no exit ran) kept as
  * PID.counters, their last word; the others do not pay for what the
- * directory holds, in time or in system calls a test suite may count.  At exit the file is marked exited and
- * removed (a reader that mapped it keeps the final counters), or kept with
- * ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off: no file.
+ * directory holds, in time or in system calls a test suite may count.  At
+ * exit the file is marked exited and removed (a reader that mapped it keeps
+ * the final counters), or kept with ALLOCTAG_LIVE=keep.  ALLOCTAG_LIVE=off:
+ * no file.
  *
  * Reports that could not go where they were asked to are kept in the same
  * directory (alloctag_live_keep): PID.report, made whole before it is
@@ -281,7 +282,7 @@ static void keep_as(int dir, const char *name, int (*write)(int fd, void *arg), 
 	if (write(fd, arg) != 0)
 		unlinkat(dir, name, 0);
 	else
-		live_kept_named(dir, name, (uint64_t)lseek(fd, 0, SEEK_END));
+		live_kept_take_place(dir, name, (uint64_t)lseek(fd, 0, SEEK_END));
 	close(fd);
 }
 

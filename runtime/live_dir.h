@@ -141,9 +141,9 @@ int live_link(int dirfd, const char *name, int fd);
  * (the oldest kept file removed, and more while they hold more than
  * LIVE_KEPT_BYTES): 0, or -1 (errno of the link). */
 int live_keep_file(int dirfd, const char *name, int fd, uint64_t bytes);
-/* The same for a kept file already named NAME (made in place, where the
- * file system has no O_TMPFILE). */
-void live_kept_named(int dirfd, const char *name, uint64_t bytes);
+/* Its place alone, for a kept file NAME of BYTES (one already named: made
+ * in place, where the file system has no O_TMPFILE). */
+void live_kept_take_place(int dirfd, const char *name, uint64_t bytes);
 /* Kept files the index does not name (an older runtime's) given places,
  * the oldest first; beyond LIVE_KEPT_MAX, removed. */
 void live_kept_adopt(int dirfd);

@@ -171,34 +171,36 @@ static void take_place(int dirfd, struct live_index *x, uint64_t place)
 	bound_bytes(dirfd, x, mine);
 }
 
-int live_keep_file(int dirfd, const char *name, int fd, uint64_t bytes)
+void live_kept_take_place(int dirfd, const char *name, uint64_t bytes)
 {
 	uint64_t place = place_of(name, bytes);
 	struct live_index *x = place ? index_map(dirfd) : NULL;
 
-	if (x)
-		take_place(dirfd, x, place);
-	if (live_link(dirfd, name, fd) == 0) {
-		if (x)
-			index_unmap(x);
-		return 0;
-	}
 	if (x) {
-		forget(x, place, LIVE_KEPT_MAX);	/* never named: its place given back */
+		take_place(dirfd, x, place);
 		index_unmap(x);
 	}
-	return -1;
 }
 
-void live_kept_named(int dirfd, const char *name, uint64_t bytes)
+/* NAME's places in DIRFD's index given back (it was never named). */
+static void give_back(int dirfd, const char *name)
 {
-	uint64_t place = place_of(name, bytes);
+	uint64_t place = place_of(name, 0);
 	struct live_index *x = place ? index_map(dirfd) : NULL;
 
 	if (x) {
-		take_place(dirfd, x, place);
+		forget(x, place, LIVE_KEPT_MAX);
 		index_unmap(x);
 	}
+}
+
+int live_keep_file(int dirfd, const char *name, int fd, uint64_t bytes)
+{
+	live_kept_take_place(dirfd, name, bytes);
+	if (live_link(dirfd, name, fd) == 0)
+		return 0;
+	give_back(dirfd, name);
+	return -1;
 }
 
 int live_sweep_due(int dirfd)

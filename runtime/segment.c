@@ -18,12 +18,12 @@ static size_t ncommitted;
 static _Atomic(struct segment *) all_segments;
 static uintptr_t next_hint;			/* where the last segment ended */
 
-/* SEGMENT_SIZE bytes at HINT if they are free there, else where the kernel
- * puts them: the mapping, or NULL. */
-static char *map_at(uintptr_t hint)
+/* SIZE bytes at HINT if they are free there, else where the kernel puts
+ * them: the mapping, or NULL. */
+static char *map_at(uintptr_t hint, size_t size)
 {
-	char *p = mmap((void *)hint, SEGMENT_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *p = mmap((void *)hint, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -36,10 +36,9 @@ static int segment_aligned(const char *p)
 /* SEGMENT_SIZE bytes aligned to their size, cut out of twice as many. */
 static struct segment *map_cut(void)
 {
-	char *p = mmap(NULL, 2 * SEGMENT_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *aligned;
+	char *p = map_at(0, 2 * SEGMENT_SIZE), *aligned;
 
-	if (p == MAP_FAILED)
+	if (!p)
 		return NULL;
 	aligned = (char *)(((uintptr_t)p + SEGMENT_SIZE - 1) & ~(SEGMENT_SIZE - 1));
 	if (aligned > p)
@@ -57,7 +56,7 @@ static struct segment *map_cut(void)
  * small xmalloc failed where glibc's succeeds). */
 static struct segment *map_segment(void)
 {
-	char *p = map_at(next_hint);
+	char *p = map_at(next_hint, SEGMENT_SIZE);
 	uintptr_t below;
 
 	if (segment_aligned(p))
@@ -65,7 +64,7 @@ static struct segment *map_segment(void)
 	if (p) {
 		below = (uintptr_t)p & ~(SEGMENT_SIZE - 1);
 		munmap(p, SEGMENT_SIZE);
-		p = map_at(below);
+		p = map_at(below, SEGMENT_SIZE);
 		if (segment_aligned(p))
 			return (struct segment *)p;
 		if (p)
