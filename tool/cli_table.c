@@ -243,8 +243,9 @@ const struct cli_section runtime_sections[] = {
 	  "in the live directory as DIR/PID.report (json), with a note saying why: alloctag ps -a lists "
 	  "them, and every alloctag command reads one by the process's PID. A process killed by a "
 	  "signal (or ending in _exit()) writes no report: its live file, its counters as last "
-	  "seen, is kept as DIR/PID.counters by the next process of yours to start the runtime "
-	  "(or the next alloctag command to find it), and read as its report. The last 64 of "
+	  "seen, is kept as DIR/PID.counters by the next alloctag command to find it, or by a "
+	  "process of yours that starts the runtime a second or more after the last to settle "
+	  "the directory, and read as its report. The last 64 of "
 	  "these (at most 16 MiB) are kept, the oldest removed first. A set-user-ID program "
 	  "writes no file." },
 	{ "FILES", LIVE_DIRECTORY },
