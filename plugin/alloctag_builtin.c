@@ -136,7 +136,7 @@ static bool scan_function(tree fn, struct store_scan *scan)
 
 		memset(&wi, 0, sizeof(wi));
 		wi.info = scan;
-		return walk_gimple_seq(gimple_body(fn), gimple_store, NULL, &wi) != NULL;
+		return walk_gimple_seq(gimple_body(fn), gimple_store, NULL, &wi);
 	}
 	return DECL_SAVED_TREE(fn)
 	       && walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), generic_store, scan);

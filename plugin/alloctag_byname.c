@@ -42,7 +42,7 @@ static hash_set<tree> *reported;	/* identifiers diagnosed */
 
 static bool is_pattern(const char *s)
 {
-	return strpbrk(s, PATTERN_CHARS) != NULL;
+	return strpbrk(s, PATTERN_CHARS);
 }
 
 /* Identifier characters and those of shell patterns. */
@@ -102,8 +102,8 @@ static int add_entries(char *text, const char *option, const char *file)
 		next = strchr(text, '\n');
 		if (next)
 			*next++ = '\0';
-		if (char *comment = file ? strchr(text, '#') : NULL)
-			*comment = '\0';
+		if (file && strchr(text, '#'))
+			*strchr(text, '#') = '\0';
 		for (char *e = strtok_r(text, ", \t\r", &save); e; e = strtok_r(NULL, ", \t\r", &save)) {
 			if (add_entry(e, option, file, line))
 				added++;
@@ -195,7 +195,7 @@ static tree lookup(tree name)
 	tree &slot = matches->get_or_insert(name, &existed);
 	if (!existed) {
 		const char *s = IDENTIFIER_POINTER(name);
-		unsigned i;
+		unsigned int i;
 		struct named_entry *e;
 
 		slot = error_mark_node;
@@ -215,7 +215,7 @@ static tree lookup(tree name)
 /* The exact entry for NAME (no pattern), or NULL. */
 static const struct named_entry *exact_entry(tree name)
 {
-	unsigned i;
+	unsigned int i;
 	struct named_entry *e;
 
 	FOR_EACH_VEC_ELT(entries, i, e)
@@ -280,8 +280,10 @@ void alloctag_check_named_decl(tree decl)
 	const struct named_entry *e;
 	location_t loc = DECL_SOURCE_LOCATION(decl);
 
-	if (entries.is_empty() || TREE_CODE(decl) == FUNCTION_DECL
-	    || !(e = exact_entry(DECL_NAME(decl))))
+	if (entries.is_empty() || TREE_CODE(decl) == FUNCTION_DECL)
+		return;
+	e = exact_entry(DECL_NAME(decl));
+	if (!e)
 		return;
 	if (!e->variant && alloctag_tag_indirect_type(TREE_TYPE(decl)))
 		return;

@@ -49,22 +49,23 @@ static bool resolved;
 static bool any_implied;
 
 /*
- * A function's GENERIC body, from alloctag_rewrite.c's walk: the functions
- * it refers to, whether it calls through a pointer; and its shape as a
- * possible wrapper.
+ * A function's GENERIC body, from alloctag_rewrite.c's walk: the NREFS
+ * functions it refers to, whether it calls through a pointer; and its shape
+ * as a possible wrapper.
  */
-void alloctag_note_body(tree fndecl, const vec<tree> &refs, bool indirect)
+void alloctag_note_body(tree fndecl, const tree *refs, unsigned int nrefs, bool indirect)
 {
 	struct body *b = XCNEW(struct body);
 
 	if (!bodies)
 		bodies = new hash_map<tree, struct body *>;
-	b->refs = refs.copy();
 	b->indirect = indirect;
 	bodies->put(fndecl, b);
 	alloctag_root_tree(fndecl);
-	for (unsigned i = 0; i < refs.length(); i++)
+	for (unsigned int i = 0; i < nrefs; i++) {
+		b->refs.safe_push(refs[i]);
 		alloctag_root_tree(refs[i]);
+	}
 	alloctag_wrapper_shape(fndecl);
 }
 
@@ -239,7 +240,7 @@ static bool allocates_by_itself(tree fn)
 
 static bool reaches_allocation(tree fn, const struct body *b)
 {
-	unsigned i;
+	unsigned int i;
 	tree r;
 
 	if (b->indirect && in_system_header(fn))
@@ -269,8 +270,10 @@ static void settle_allocating(void)
 			struct body *b = (*it).second;
 
 			if (!b->allocates && transparent(fn)
-			    && !(flags_from_decl_or_type(fn) & ECF_NORETURN) && reaches_allocation(fn, b))
-				b->allocates = changed = true;
+			    && !(flags_from_decl_or_type(fn) & ECF_NORETURN) && reaches_allocation(fn, b)) {
+				b->allocates = true;
+				changed = true;
+			}
 		}
 	}
 }
@@ -309,7 +312,7 @@ bool alloctag_claims(tree caller)
 static bool makes_implied_tags(void)
 {
 	for (auto it = bodies->begin(); it != bodies->end(); ++it) {
-		unsigned i;
+		unsigned int i;
 		tree r;
 
 		FOR_EACH_VEC_ELT((*it).second->refs, i, r)

@@ -120,7 +120,7 @@ static inline location_t alloctag_macro_argument_location(location_t loc)
 {
 	enum { WRITTEN, DEFINED, LOCATIONS_PER_TOKEN };	/* the pair of each token */
 	const line_map_macro *map = alloctag_macro_map(loc);
-	unsigned token = loc - MAP_START_LOCATION(map);
+	unsigned int token = loc - MAP_START_LOCATION(map);
 	const location_t *pair;
 
 	if (token >= MACRO_MAP_NUM_MACRO_TOKENS(map))
@@ -181,9 +181,9 @@ static inline void alloctag_set_c_decl_used(tree fndecl, bool used)
  * Makefile's objcopy --weaken-symbols).
  */
 extern cpp_reader *parse_in __attribute__((weak));
-extern cpp_hashnode *cpp_lookup(cpp_reader *, const unsigned char *, unsigned int)
+cpp_hashnode *cpp_lookup(cpp_reader *pfile, const unsigned char *str, unsigned int len)
 	__attribute__((weak));
-extern const unsigned char *cpp_macro_definition(cpp_reader *, cpp_hashnode *)
+const unsigned char *cpp_macro_definition(cpp_reader *pfile, cpp_hashnode *node)
 	__attribute__((weak));
 
 /* Macro NAME, or NULL: not a macro, or no preprocessor (lto1). */
@@ -212,7 +212,7 @@ static inline const char *alloctag_macro_text(cpp_hashnode *macro)
  * cc1plus has it; the code is known by its name, as cp-tree.h, which says
  * PTRMEM_CST, cannot be included with c-tree.h.  Since GCC 4.
  */
-extern tree cplus_expand_constant(tree) __attribute__((weak));
+tree cplus_expand_constant(tree cst) __attribute__((weak));
 
 /*
  * T as the back end will see it if T is such a constant, else NULL_TREE
@@ -227,6 +227,15 @@ static inline tree alloctag_expand_member_pointer(tree t)
 		return NULL_TREE;
 	expanded = cplus_expand_constant(t);
 	return expanded != t ? expanded : NULL_TREE;
+}
+
+/* The member T names walked with FN and DATA, if T is such a constant. */
+static inline void alloctag_walk_member_pointer(tree t, walk_tree_fn fn, void *data)
+{
+	tree expanded = alloctag_expand_member_pointer(t);
+
+	if (expanded)
+		walk_tree(&expanded, fn, data, NULL);
 }
 
 /*

@@ -97,7 +97,7 @@ const char *alloctag_macro_value(const char *name, bool *defined)
 	cpp_hashnode *macro = alloctag_macro_node(name);
 	const char *def;
 
-	*defined = macro != NULL;
+	*defined = macro;
 	def = macro ? alloctag_macro_text(macro) : NULL;
 	if (!def)
 		return NULL;

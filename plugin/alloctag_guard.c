@@ -16,13 +16,13 @@
  * same static branch per site (the jump label a module's loader allocates
  * entries for); its result, a variable both define, read after they join.
  * A call that can throw gets its landing pad on both paths,
- * and its restore on the fall-through edge of the tagged one.  A call that
+ * and its restore on the normal (not EH) edge of the tagged one.  A call that
  * does not return, or has abnormal edges (a setjmp receiver in its
  * function), is tagged unguarded: there is no path to join.
  */
 #include "alloctag_plugin.h"
 
-/* CALL has an edge that is neither its fall-through nor an EH edge. */
+/* CALL has an edge that is neither its normal edge nor an EH edge. */
 static bool has_abnormal_edge(gcall *call)
 {
 	edge e;
@@ -138,7 +138,7 @@ bool alloctag_guard(gcall *call, tree pred, gimple *save, gimple *restore)
 
 	append(tagged, save);
 	append(tagged, copy);
-	if (lp) {	/* the copy ends its block: the restore on its fall-through */
+	if (lp) {	/* the copy ends its block: the restore on its normal edge */
 		add_stmt_to_eh_lp(copy, lp);
 		alloctag_make_eh_edge(copy);
 		basic_block after = new_block_after(tagged, tagged->count);

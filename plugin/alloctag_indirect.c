@@ -77,7 +77,7 @@ static void tag_named_types(const char *list)
 /* Once per unit, when all declarations are known. */
 void alloctag_collect_indirect_types(void)
 {
-	unsigned i;
+	unsigned int i;
 	tree fndecl;
 
 	if (alloctag_opts.no_indirect)

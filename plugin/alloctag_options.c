@@ -137,7 +137,8 @@ static bool is_choice(const char *value, const char *choices)
 	for (const char *c = choices;; c++) {
 		if (!strncmp(c, value, n) && (c[n] == '|' || !c[n]))
 			return true;
-		if (!(c = strchr(c, '|')))
+		c = strchr(c, '|');
+		if (!c)
 			return false;
 	}
 }

@@ -50,7 +50,7 @@ void alloctag_note_use(tree fndecl)
 /* The uses marked since the last settle_unused_warnings() were at file scope. */
 static void note_file_scope_uses(void)
 {
-	unsigned i;
+	unsigned int i;
 	tree fndecl;
 
 	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl)
@@ -61,7 +61,7 @@ static void note_file_scope_uses(void)
 /* The C front end's mark and the warnings: a use that stays, or none. */
 static void settle_unused_warnings(void)
 {
-	unsigned i;
+	unsigned int i;
 	tree fndecl;
 
 	FOR_EACH_VEC_ELT(renamed_statics, i, fndecl) {

@@ -156,7 +156,7 @@ bool alloctag_allocator_by_pointer(tree fndecl);
 const char *alloctag_symbol_name(tree fndecl);
 
 /* alloctag_callers.c */
-void alloctag_note_body(tree fndecl, const vec<tree> &refs, bool indirect);
+void alloctag_note_body(tree fndecl, const tree *refs, unsigned int nrefs, bool indirect);
 void alloctag_callers_resolve(void);
 bool alloctag_implied_callee(tree caller, tree callee);
 bool alloctag_claims(tree caller);

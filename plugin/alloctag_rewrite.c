@@ -24,7 +24,7 @@
  *
  * The call keeps its lhs, flags, location, EH region and static chain: only
  * its callee changes.  A call that ends its basic block (it can throw, or
- * reach an abnormal goto) gets its restore on the fall-through edge, and
+ * reach an abnormal goto) gets its restore on the normal edge, and
  * one that can throw on the way the exception leaves it too
  * (alloctag_unwind.c); a noreturn call gets none, as with the kernel's
  * alloc_hooks() macro.
@@ -351,7 +351,7 @@ static void record_call(struct generic_walk *walk, tree call, tree fndecl)
 static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 {
 	struct generic_walk *walk = (struct generic_walk *)data;
-	tree fndecl, expanded;
+	tree fndecl;
 
 	switch (TREE_CODE(*tp)) {
 	case SAVE_EXPR:
@@ -390,8 +390,8 @@ static tree walk_generic(tree *tp, int *walk_subtrees, void *data)
 			*walk_subtrees = 0;
 		else if (is_other_call(*tp) && !called_function(TREE_OPERAND(*tp, 1)))
 			walk->indirect = true;
-		else if ((expanded = alloctag_expand_member_pointer(*tp)))
-			walk_tree(&expanded, walk_generic, walk, NULL);	/* &A::f: f is used */
+		else
+			alloctag_walk_member_pointer(*tp, walk_generic, walk);	/* &A::f: f is used */
 		break;
 	}
 	return NULL_TREE;
@@ -413,7 +413,7 @@ static void record_generic_calls(tree fndecl)
 	if (!walk.calls.is_empty())
 		generic_calls->put(DECL_UID(fndecl), walk.calls);
 	if (alloctag_opts.auto_tag && DECL_SAVED_TREE(fndecl))
-		alloctag_note_body(fndecl, walk.refs, walk.indirect);
+		alloctag_note_body(fndecl, walk.refs.address(), walk.refs.length(), walk.indirect);
 	/* PLUGIN_PRE_GENERICIZE is not run for nested functions: they come with the outer one. */
 	for (cgraph_node *n = node ? first_nested_function(node) : NULL; n; n = next_nested_function(n))
 		record_generic_calls(n->decl);
@@ -459,7 +459,7 @@ static location_t written_call_location(function *fun, const vec<gcall *> &calls
 	tree callee = gimple_call_fndecl(call);
 	location_t loc = gimple_location(call);
 	struct generic_call *g, *found = NULL;
-	unsigned i, n = 0;
+	unsigned int i, n = 0;
 	gcall *other;
 
 	callee = callee ? alloctag_tagged_callee(callee) : NULL_TREE;
@@ -484,7 +484,7 @@ static location_t written_call_location(function *fun, const vec<gcall *> &calls
 static void forget_calls_left(vec<generic_call> *generic, const vec<gcall *> &calls, tree caller)
 {
 	struct generic_call *g;
-	unsigned i, j;
+	unsigned int i, j;
 	gcall *call;
 
 	FOR_EACH_VEC_ELT(calls, i, call)
@@ -514,7 +514,7 @@ static void tag_dropped_calls(function *fun, const vec<gcall *> &calls)
 {
 	vec<generic_call> *generic = generic_calls_of(fun);
 	struct generic_call *g;
-	unsigned i;
+	unsigned int i;
 
 	if (!generic)
 		return;
@@ -570,13 +570,19 @@ static void collect_calls(function *fun, vec<tagged_call> *calls, vec<gcall *> *
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
 			struct tagged_call t = { call, false };
+			bool tagged;
 
 			if (!call)
 				continue;
 			if (gimple_call_flags(call) & ECF_RETURNS_TWICE)
 				returns_twice->safe_push(call);
-			if (!callee ? alloctag_indirect_tagged(call) : alloctag_tagged_callee(callee)
-				      || (t.implied = implied_call(fun->decl, call, callee)))
+			if (!callee)
+				tagged = alloctag_indirect_tagged(call);
+			else
+				tagged = alloctag_tagged_callee(callee);
+			if (!tagged && callee)
+				t.implied = implied_call(fun->decl, call, callee);
+			if (tagged || t.implied)
 				calls->safe_push(t);
 		}
 	}
@@ -589,7 +595,7 @@ static void rewrite_function(function *fun)
 	auto_vec<location_t> written;
 	struct tagged_call *t;
 	gcall *call;
-	unsigned i;
+	unsigned int i;
 
 	/*
 	 * A program's own operator new is the allocator the new expressions'

@@ -176,7 +176,7 @@ static tree hook_decl(enum tree_code code, const char *name, tree type, tree hoo
  * static inline __attribute__((always_inline, unused))
  * RET NAME(TAG_PTR tag[, TAG_PTR old]), without a body yet.
  */
-static tree new_hook(const char *name, tree ret, tree tag_ptr, unsigned nparams)
+static tree new_hook(const char *name, tree ret, tree tag_ptr, unsigned int nparams)
 {
 	static const char *const names[] = { "tag", "old" };
 	tree fntype = nparams == 1 ? build_function_type_list(ret, tag_ptr, NULL_TREE)
@@ -191,7 +191,7 @@ static tree new_hook(const char *name, tree ret, tree tag_ptr, unsigned nparams)
 	DECL_ATTRIBUTES(hook) = tree_cons(get_identifier("always_inline"), NULL_TREE,
 					  tree_cons(get_identifier("unused"), NULL_TREE, NULL_TREE));
 	SET_DECL_ASSEMBLER_NAME(hook, DECL_NAME(hook));
-	for (unsigned i = nparams; i-- > 0;) {
+	for (unsigned int i = nparams; i-- > 0;) {
 		tree p = hook_decl(PARM_DECL, names[i], tag_ptr, hook);
 
 		DECL_CHAIN(p) = params;
@@ -323,7 +323,7 @@ static tree restore_hook(tree current)
  */
 static bool partly_declared(void)
 {
-	const char *names[] = { ALLOCTAG_CURRENT_TAG, alloctag_opts.restore_hook };
+	const char * const names[] = { ALLOCTAG_CURRENT_TAG, alloctag_opts.restore_hook };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		tree declared = alloctag_lookup_decl(names[i]);

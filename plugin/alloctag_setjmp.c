@@ -9,7 +9,7 @@
  *								    setjmp's block but
  *								    its second return
  *	r = setjmp(env);		  r = setjmp(env);
- *					  restore(NULL, old);	    on its fall-through edge
+ *					  restore(NULL, old);	    on its normal edge
  *	...				  ...
  *
  * A longjmp out of a tagged call (an xmalloc that jumps to an error handler,
@@ -105,13 +105,13 @@ static bool ways_in(gcall *call, vec<edge> *into)
 static void insert_on_edges(const vec<edge> &into, gimple *stmt)
 {
 	edge e;
-	unsigned i;
+	unsigned int i;
 
 	FOR_EACH_VEC_ELT(into, i, e)
 		gsi_insert_on_edge_immediate(e, i + 1 < into.length() ? gimple_copy(stmt) : stmt);
 }
 
-/* STMT after CALL: on its fall-through edge if CALL ends its block. */
+/* STMT after CALL: on its normal edge if CALL ends its block. */
 static void insert_after(gcall *call, gimple *stmt)
 {
 	gimple_stmt_iterator gsi;

@@ -64,9 +64,9 @@ static tree first_param_type(tree fndecl)
 	return args && TREE_VALUE(args) != void_type_node ? TREE_VALUE(args) : NULL_TREE;
 }
 
-static unsigned param_count(tree fndecl)
+static unsigned int param_count(tree fndecl)
 {
-	unsigned n = 0;
+	unsigned int n = 0;
 
 	for (tree a = TYPE_ARG_TYPES(TREE_TYPE(fndecl)); a && TREE_VALUE(a) != void_type_node;
 	     a = TREE_CHAIN(a))
@@ -122,7 +122,7 @@ static bool check_hooks(location_t call_loc, tree callee)
 	tree save = runtime.save, restore = runtime.restore;
 	tree tag_ptr = first_param_type(save);
 	tree saved = TREE_TYPE(TREE_TYPE(save));
-	unsigned n = param_count(restore);
+	unsigned int n = param_count(restore);
 
 	if (param_count(save) != 1 || !POINTER_TYPE_P(tag_ptr) || VOID_TYPE_P(saved)
 	    || TREE_CODE(TREE_TYPE(tag_ptr)) != RECORD_TYPE

@@ -119,8 +119,7 @@ static tree call_attributes(tree fndecl, tree v)
 		if (body_only_attribute(a))
 			continue;
 		list = tree_cons(TREE_PURPOSE(a), TREE_VALUE(a), list);
-		if (tree twin = variant_twin(a, fndecl, v))
-			list = chainon(twin, list);
+		list = chainon(variant_twin(a, fndecl, v), list);
 	}
 	return nreverse(list);
 }
@@ -301,7 +300,7 @@ tree alloctag_variant(tree fndecl)
  */
 void alloctag_define_public_aliases(void)
 {
-	unsigned i;
+	unsigned int i;
 	tree fndecl;
 
 	FOR_EACH_VEC_ELT(alloctag_tagged_functions(), i, fndecl)

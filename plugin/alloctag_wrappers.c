@@ -100,7 +100,7 @@ struct hop {
 struct way {
 	tree call;		/* the result of a call to this function, or NULL_TREE: */
 	int var;		/* ... the value of this variable */
-	unsigned nhops;
+	unsigned int nhops;
 	struct hop hops[MAX_HOPS];	/* then passed through these, outermost first */
 };
 
@@ -144,8 +144,8 @@ static hash_set<tree> *address_taken;
 static hash_map<nofree_string_hash, vec<const char *> > *listed;
 static hash_set<nofree_string_hash> *listed_wrappers;
 /* ... name -> the arguments it keeps no copy of (bit K: argument K, below MAX_LISTED_ARG) */
-static hash_map<nofree_string_hash, unsigned HOST_WIDE_INT> *listed_free;
-#define MAX_LISTED_ARG HOST_BITS_PER_WIDE_INT
+static hash_map<nofree_string_hash, unsigned long long> *listed_free;
+#define MAX_LISTED_ARG 64
 static const char *list_file;
 static bool without_list;	/* wrappers as the unit alone makes them */
 
@@ -279,7 +279,7 @@ static bool low_bits(tree e)
 	if (TREE_CODE(mask) != INTEGER_CST && TREE_CODE(e) == BIT_AND_EXPR)
 		mask = TREE_OPERAND(e, 0);
 	return TREE_CODE(mask) == INTEGER_CST && tree_int_cst_sgn(mask) >= 0
-	       && compare_tree_int(mask, (unsigned HOST_WIDE_INT)1 << LOW_BITS) < 0;
+	       && compare_tree_int(mask, HOST_WIDE_INT_1U << LOW_BITS) < 0;
 }
 
 /*
@@ -317,7 +317,7 @@ static bool into_pointer(struct scan *s, const struct ctx *c)
 /* VAR reaches C: handed to each function on its way, then where C goes. */
 static void var_in(struct scan *s, int var, const struct ctx *c)
 {
-	for (unsigned i = 0; i < c->way.nhops; i++) {
+	for (unsigned int i = 0; i < c->way.nhops; i++) {
 		struct use u = { var, c->way.hops[i].fn, c->way.hops[i].arg };
 
 		s->shape->uses.safe_push(u);
@@ -390,7 +390,10 @@ static bool scan_overflow(struct scan *s, tree call, tree fn)
 	    && !fndecl_built_in_p(fn, BUILT_IN_MUL_OVERFLOW))
 		return false;
 	result = strip(CALL_EXPR_ARG(call, 2));
-	if (TREE_CODE(result) != ADDR_EXPR || (var = tracked(s, TREE_OPERAND(result, 0))) < 0)
+	if (TREE_CODE(result) != ADDR_EXPR)
+		return false;
+	var = tracked(s, TREE_OPERAND(result, 0));
+	if (var < 0)
 		return false;
 	scan(s, CALL_EXPR_ARG(call, 0), into(var));
 	scan(s, CALL_EXPR_ARG(call, 1), into(var));
@@ -557,7 +560,7 @@ static void scan_address_of(struct scan *s, tree ref, const struct ctx *c)
 
 static void scan(struct scan *s, tree e, struct ctx c)
 {
-	unsigned i;
+	unsigned int i;
 	tree value;
 	int var;
 
@@ -697,7 +700,7 @@ void alloctag_wrapper_shape(tree fndecl)
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), collect_vars, &s);
 	scan(&s, DECL_SAVED_TREE(fndecl), nowhere());
 	if (s.shape->nested)	/* its parameters too: kept, as far as is known */
-		for (unsigned i = 0; i < s.shape->escapes.length(); i++)
+		for (unsigned int i = 0; i < s.shape->escapes.length(); i++)
 			s.shape->escapes[i] = true;
 	delete s.vars;
 	shapes.safe_push(s.shape);
@@ -720,14 +723,12 @@ void alloctag_wrapper_address_taken(tree fndecl)
 
 static tree note_address(tree *tp, int *walk_subtrees, void *)
 {
-	tree expanded;
-
 	if (TREE_CODE(*tp) == FUNCTION_DECL)
 		alloctag_wrapper_address_taken(*tp);
 	else if (TYPE_P(*tp))
 		*walk_subtrees = 0;
-	else if ((expanded = alloctag_expand_member_pointer(*tp)))
-		walk_tree(&expanded, note_address, NULL, NULL);	/* &A::f */
+	else
+		alloctag_walk_member_pointer(*tp, note_address, NULL);	/* &A::f */
 	return NULL_TREE;
 }
 
@@ -867,7 +868,7 @@ static bool keeps_nothing(tree fn)
 /* FN is of another unit, whose entry in the list says it keeps no copy of argument ARG. */
 static bool listed_keeps_nothing(tree fn, int arg)
 {
-	unsigned HOST_WIDE_INT *args;
+	unsigned long long *args;
 
 	if (!listed_free || without_list || !external(fn) || arg >= MAX_LISTED_ARG)
 		return false;
@@ -894,7 +895,7 @@ static void settle_escapes(struct shape *s)
 {
 	struct use *u;
 	struct def *d;
-	unsigned i;
+	unsigned int i;
 	bool changed = true;
 
 	s->settled.truncate(0);
@@ -906,8 +907,10 @@ static void settle_escapes(struct shape *s)
 	while (changed) {
 		changed = false;
 		FOR_EACH_VEC_ELT(s->defs, i, d)
-			if (s->settled[d->var] && d->way.var >= 0 && !s->settled[d->way.var])
-				s->settled[d->way.var] = changed = true;
+			if (s->settled[d->var] && d->way.var >= 0 && !s->settled[d->way.var]) {
+				s->settled[d->way.var] = true;
+				changed = true;
+			}
 	}
 }
 
@@ -920,7 +923,7 @@ static void settle_kept(void)
 {
 	bool changed = true;
 	struct shape *s;
-	unsigned i;
+	unsigned int i;
 
 	FOR_EACH_VEC_ELT(shapes, i, s) {
 		s->kept.truncate(0);
@@ -930,9 +933,11 @@ static void settle_kept(void)
 		changed = false;
 		FOR_EACH_VEC_ELT(shapes, i, s) {
 			settle_escapes(s);
-			for (unsigned k = 0; k < s->params.length(); k++)
-				if (!s->kept[k] && s->params[k] >= 0 && s->settled[s->params[k]])
-					s->kept[k] = changed = true;
+			for (unsigned int k = 0; k < s->params.length(); k++)
+				if (!s->kept[k] && s->params[k] >= 0 && s->settled[s->params[k]]) {
+					s->kept[k] = true;
+					changed = true;
+				}
 		}
 	}
 }
@@ -945,7 +950,7 @@ static int identity_parameter(struct shape *s)
 {
 	struct way *w;
 	struct def *d;
-	unsigned i;
+	unsigned int i;
 	int var;
 
 	if (s->returns.is_empty() || s->returns[0].call || s->returns[0].var < 0)
@@ -957,7 +962,7 @@ static int identity_parameter(struct shape *s)
 	FOR_EACH_VEC_ELT(s->defs, i, d)
 		if (d->var == var)
 			return -1;
-	for (unsigned k = 0; k < s->params.length(); k++)
+	for (unsigned int k = 0; k < s->params.length(); k++)
 		if (s->params[k] == var)
 			return s->kept[k] ? -1 : (int)k;
 	return -1;
@@ -965,7 +970,7 @@ static int identity_parameter(struct shape *s)
 
 static bool fresh_way(const struct way *w, const vec<bool> &fresh_vars)
 {
-	for (unsigned i = 0; i < w->nhops; i++)
+	for (unsigned int i = 0; i < w->nhops; i++)
 		if (!passes_through(&w->hops[i]))
 			return false;
 	return w->call ? allocates(w->call) : fresh_vars[w->var];
@@ -988,7 +993,7 @@ static bool may_return_fresh(struct shape *s)
 	auto_vec<bool> fresh;
 	struct way *w;
 	struct def *d;
-	unsigned i;
+	unsigned int i;
 	bool changed = true;
 
 	fresh.safe_grow_cleared(s->settled.length());
@@ -996,8 +1001,10 @@ static bool may_return_fresh(struct shape *s)
 		changed = false;
 		FOR_EACH_VEC_ELT(s->defs, i, d)
 			if (!fresh[d->var] && !s->settled[d->var] && !s->numbers[d->var]
-			    && fresh_way(&d->way, fresh))
-				fresh[d->var] = changed = true;
+			    && fresh_way(&d->way, fresh)) {
+				fresh[d->var] = true;
+				changed = true;
+			}
 	}
 	FOR_EACH_VEC_ELT(s->returns, i, w)
 		if (fresh_way(w, fresh))
@@ -1054,6 +1061,17 @@ static void read_list(FILE *f, const char *unit, vec<char *> *others)
 	free(line);
 }
 
+#define LIST_BLANKS "\n "	/* between the words of an entry */
+
+/* The bit of argument K of a word "@K" of the list, or 0 if the word is not one. */
+static unsigned long long listed_arg_bit(const char *word)
+{
+	char *end;
+	long arg = strtol(word + 1, &end, 10);
+
+	return end != word + 1 && !*end && arg >= 0 && arg < MAX_LISTED_ARG ? 1ULL << arg : 0;
+}
+
 /*
  * An entry of the list: NAME, what it is a wrapper through, and "@K" for
  * each argument K it keeps no copy of (an entry of a unit compiled again
@@ -1061,25 +1079,20 @@ static void read_list(FILE *f, const char *unit, vec<char *> *others)
  */
 static void add_listed(char *line)
 {
-	char *save = NULL, *name = strtok_r(strchr(line, '\t') + 1, " \n", &save);
+	char *save = NULL, *name = strtok_r(strchr(line, '\t') + 1, LIST_BLANKS, &save);
 	vec<const char *> through = vNULL;
-	unsigned HOST_WIDE_INT args = 0;
+	unsigned long long args = 0;
 	bool existed;
 
 	if (!name)
 		return;
-	for (char *t; (t = strtok_r(NULL, " \n", &save));) {
-		char *end;
-		long arg;
-
-		if (t[0] != '@') {
+	for (char *t = strtok_r(NULL, LIST_BLANKS, &save); t; t = strtok_r(NULL, LIST_BLANKS, &save)) {
+		if (t[0] != '@')
 			through.safe_push(t);
-		} else if ((arg = strtol(t + 1, &end, 10)) >= 0 && arg < MAX_LISTED_ARG && !*end
-			   && end != t + 1) {
-			args |= (unsigned HOST_WIDE_INT)1 << arg;
-		}
+		else
+			args |= listed_arg_bit(t);
 	}
-	unsigned HOST_WIDE_INT &free_slot = listed_free->get_or_insert(name, &existed);
+	unsigned long long &free_slot = listed_free->get_or_insert(name, &existed);
 	free_slot = existed ? free_slot & args : args;
 	vec<const char *> &slot = listed->get_or_insert(name, &existed);
 	if (existed && (slot.is_empty() || through.is_empty())) {
@@ -1106,7 +1119,7 @@ static void settle_listed(void)
 			vec<const char *> &through = (*it).second;
 			bool wrapper = through.is_empty();
 
-			for (unsigned i = 0; !wrapper && i < through.length(); i++)
+			for (unsigned int i = 0; !wrapper && i < through.length(); i++)
 				wrapper = listed_wrappers->contains(through[i]);
 			if (wrapper && !listed_wrappers->add(name))
 				changed = true;
@@ -1128,7 +1141,7 @@ bool alloctag_add_wrappers_file(const char *file, const char *option)
 		return true;
 	list_file = file;
 	listed = new hash_map<nofree_string_hash, vec<const char *> >;
-	listed_free = new hash_map<nofree_string_hash, unsigned HOST_WIDE_INT>;
+	listed_free = new hash_map<nofree_string_hash, unsigned long long>;
 	f = fopen(file, "r");
 	if (!f && errno != ENOENT) {
 		error("%<%s=%s%>: cannot read it: %m", option, file);
@@ -1143,7 +1156,7 @@ bool alloctag_add_wrappers_file(const char *file, const char *option)
 			return false;
 		}
 	}
-	for (unsigned i = 0; i < lines.length(); i++)
+	for (unsigned int i = 0; i < lines.length(); i++)
 		add_listed(lines[i]);	/* the strings stay: the entries point into them */
 	settle_listed();
 	lines.release();
@@ -1164,7 +1177,8 @@ static void way_sources(const struct way *w, hash_set<tree> *seen, vec<tree> *th
 
 	if (!fn || alloctag_tagged_callee(fn))
 		return;
-	if ((s = shape(fn)))
+	s = shape(fn);
+	if (s)
 		external_sources(s, seen, through);
 	else if (TREE_PUBLIC(fn) && !fndecl_built_in_p(fn)
 		 && !in_system_header_at(DECL_SOURCE_LOCATION(fn)) && !through->contains(fn))
@@ -1175,7 +1189,7 @@ static void external_sources(struct shape *s, hash_set<tree> *seen, vec<tree> *t
 {
 	struct way *w;
 	struct def *d;
-	unsigned i;
+	unsigned int i;
 
 	if (seen->add(s->fndecl))
 		return;
@@ -1215,9 +1229,9 @@ static char *list_entry(struct shape *s, const char *unit)
 	if (!s->own && through.is_empty())
 		return NULL;
 	entry = concat(unit, "\t", alloctag_symbol_name(s->fndecl), NULL);
-	for (unsigned i = 0; i < through.length(); i++)
+	for (unsigned int i = 0; i < through.length(); i++)
 		entry = append_word(entry, alloctag_symbol_name(through[i]));
-	for (unsigned k = 0; k < s->params.length() && k < MAX_LISTED_ARG; k++)
+	for (unsigned int k = 0; k < s->params.length() && k < MAX_LISTED_ARG; k++)
 		if (s->params[k] >= 0 && !s->numbers[s->params[k]] && !s->own_kept[k]) {
 			snprintf(number, sizeof(number), "@%u", k);
 			entry = append_word(entry, number);
@@ -1233,7 +1247,7 @@ static void write_list(void)
 	char *unit = unit_name();
 	vec<char *> lines = vNULL;
 	FILE *f;
-	unsigned i;
+	unsigned int i;
 	struct shape *s;
 
 	f = fopen(list_file, "a+");
@@ -1247,9 +1261,12 @@ static void write_list(void)
 	}
 	rewind(f);
 	read_list(f, unit, &lines);
-	FOR_EACH_VEC_ELT(shapes, i, s)
-		if (char *entry = list_entry(s, unit))
+	FOR_EACH_VEC_ELT(shapes, i, s) {
+		char *entry = list_entry(s, unit);
+
+		if (entry)
 			lines.safe_push(entry);
+	}
 	if (ftruncate(fileno(f), 0) == 0) {
 		fputs("# alloctag: allocation wrappers by unit (UNIT<TAB>NAME [THROUGH...] "
 		      "[@ARG...: kept nowhere])\n", f);
@@ -1270,7 +1287,7 @@ static void write_list(void)
 static void settle_wrappers(void)
 {
 	bool changed = true;
-	unsigned i;
+	unsigned int i;
 	struct shape *s;
 
 	FOR_EACH_VEC_ELT(shapes, i, s)
@@ -1278,15 +1295,17 @@ static void settle_wrappers(void)
 	while (changed) {
 		changed = false;
 		FOR_EACH_VEC_ELT(shapes, i, s)
-			if (!s->wrapper && returns_fresh(s))
-				s->wrapper = changed = true;
+			if (!s->wrapper && returns_fresh(s)) {
+				s->wrapper = true;
+				changed = true;
+			}
 	}
 }
 
 /* The parameters each function keeps, its identity, then the wrappers. */
 static void settle(void)
 {
-	unsigned i;
+	unsigned int i;
 	struct shape *s;
 
 	settle_kept();
@@ -1304,7 +1323,7 @@ static void settle(void)
  */
 void alloctag_wrappers_resolve(void)
 {
-	unsigned i;
+	unsigned int i;
 	struct shape *s;
 
 	note_initializers();
