@@ -47,6 +47,7 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/kernel/checkpatch.sh"
 WORK=${ALLOCTAG_KERNEL_WORK:-$TOP/.cache/kernel}
 JOBS=${JOBS:-$(nproc)}
 CC=${CC:-gcc}
@@ -256,9 +257,29 @@ sources() {
 			"$WORK/src/$version/revert.diff"
 	fi
 	run 300 "$log" python3 "$TOP/kernel/convert.py" "$p" || abort "convert.py" "$log"
+	plugin_style "$version"
 	# The initramfs tool of the tree, built here: it runs here.
 	gcc -O2 -o "$WORK/src/$version/gen_init_cpio" "$m/usr/gen_init_cpio.c" ||
 		abort "build usr/gen_init_cpio"
+}
+
+# plugin_style VERSION: the plugin's sources as the converted tree has them
+# get no kind of checkpatch --strict message that the kernel's own plugins
+# get in the tarball's tree (what kernel/check-patches.sh asks of the
+# plugin's patch).
+plugin_style() {
+	local log=$WORK/src/$1/checkpatch.log own new
+	own=$(cd "$WORK/src/$1/macro" && checkpatch_files scripts/gcc-plugins/*.[ch] | checkpatch_types)
+	(cd "$WORK/src/$1/plugin" && checkpatch_files scripts/gcc-plugins/alloctag_*.[ch]) >"$log"
+	new=$(checkpatch_types <"$log" | comm -23 - <(echo "$own"))
+	if [ ! -s "$log" ] || [ -z "$own" ]; then
+		fail "checkpatch --strict: scripts/checkpatch.pl of $1 said nothing"
+	elif [ -z "$new" ]; then
+		pass "checkpatch --strict: the plugin's sources get no kind of message the kernel's own plugins do not ($(wc -l <"$log") messages of $(checkpatch_types <"$log" | wc -l) kinds)"
+	else
+		grep -E ":($(paste -sd'|' <<<"$new")):" "$log" | head -n 5 | sed 's/^/    /'
+		fail "checkpatch --strict: the plugin's sources get kinds of message the kernel's own plugins do not: $(echo $new)"
+	fi
 }
 
 # configure SRC OUT [EXTRA...]: $BASE plus $CONFIG (y), $MODULE_CONFIG (m).

@@ -18,6 +18,7 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/kernel/checkpatch.sh"
 VERSION=${1:-7.2}
 WORK=${ALLOCTAG_KERNEL_WORK:-$TOP/.cache/kernel}/patches-$VERSION
 JOBS=${JOBS:-$(nproc)}
@@ -54,13 +55,11 @@ fi
 # patch writes: the files it changes, and for a new file the other C files
 # of its directory (the tree still at the tarball's commit)
 cd "$WORK/tree" || exit 2
-types() { sed -n 's/^[^ ]*: *\(WARNING\|ERROR\|CHECK\):\([A-Z_0-9]*\):.*/\2/p' | sort -u; }
 for p in "$WORK"/series/*.patch; do
-	for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
+	# shellcheck disable=SC2046 # file names of the kernel's, without blanks
+	checkpatch_files $(for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
 		if [ -e "$f" ]; then echo "$f"; else ls "$(dirname "$f")"/*.[ch]; fi
-	done | sort -u | while read -r f; do
-		perl scripts/checkpatch.pl --strict --show-types --terse --no-summary -f "$f" 2>/dev/null
-	done | types >"$WORK/own-$(basename "$p" .patch).types"
+	done | sort -u) | checkpatch_types >"$WORK/own-$(basename "$p" .patch).types"
 done
 
 # -- git am on a clean branch of the tarball's tree
@@ -78,8 +77,8 @@ bad=0
 for p in "$WORK"/series/*.patch; do
 	name=$(basename "$p" .patch)
 	perl scripts/checkpatch.pl --strict --show-types --terse "$p" >"$WORK/$name.log" 2>&1
-	new=$(types <"$WORK/$name.log" | comm -23 - "$WORK/own-$name.types")
-	echo "$name: $(types <"$WORK/$name.log" | wc -l) kinds of message, not in the kernel's" \
+	new=$(checkpatch_types <"$WORK/$name.log" | comm -23 - "$WORK/own-$name.types")
+	echo "$name: $(checkpatch_types <"$WORK/$name.log" | wc -l) kinds of message, not in the kernel's" \
 		"own files there: ${new:-none}" | tr '\n' ' '
 	echo
 	if [ -n "$new" ]; then

@@ -565,8 +565,33 @@ headers use the declarations (the following patches), the counters'
 section (.data..percpu, as DEFINE_PER_CPU() puts them), the module name
 (KBUILD_MODNAME in modules), and DISABLE_ALLOC_TAG_PLUGIN, the per-object
 opt-out the other plugins have.  Nothing changes without the option; with
-it, /proc/allocinfo lists the same call sites as with the macros.
+it, /proc/allocinfo lists the same call sites as with the macros.  The
+plugin's files are listed in MAINTAINERS under memory allocation profiling.
 """
+
+
+# The plugin's files in MAINTAINERS, under the section of what they serve:
+# checkpatch asks for an entry for new files (FILE_PATH_CHANGES).
+MAINTAINERS_SECTION = "MEMORY ALLOCATION PROFILING"
+MAINTAINERS_FILES = "scripts/gcc-plugins/alloctag_*"
+
+
+def add_maintainers_entry(tree):
+    """F: MAINTAINERS_FILES in MAINTAINERS_SECTION, among its F: lines in order;
+    False if the tree has no such section."""
+    path = os.path.join(tree, "MAINTAINERS")
+    lines = read(path).splitlines(keepends=True) if os.path.exists(path) else []
+    if MAINTAINERS_SECTION + "\n" not in lines:
+        return False
+    start = end = lines.index(MAINTAINERS_SECTION + "\n") + 1
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    files = [i for i in range(start, end) if lines[i].startswith("F:")]
+    later = [i for i in files if lines[i][2:].strip() >= MAINTAINERS_FILES]
+    at = later[0] if later else files[-1] + 1 if files else end
+    if not (later and lines[at][2:].strip() == MAINTAINERS_FILES):
+        lines.insert(at, "F:\t%s\n" % MAINTAINERS_FILES)
+    return write_if_changed(path, "".join(lines))
 
 
 def subsystem(rel):
@@ -632,6 +657,8 @@ def write_patches(tree, outdir, plan):
     git(tree, "checkout", "-q", "--detach")
     try:
         install_plugin(tree, False, False)
+        if add_maintainers_entry(tree):
+            git(tree, "add", "MAINTAINERS")
         git(tree, "add", "-A", "-f", "scripts/gcc-plugins", "scripts/Makefile.gcc-plugins")
         git(tree, "commit", "-q", "-s", "-F", "-", input=PLUGIN_MESSAGE)
         groups = {}
