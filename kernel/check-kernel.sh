@@ -269,8 +269,8 @@ sources() {
 # plugin's patch).
 plugin_style() {
 	local log=$WORK/src/$1/checkpatch.log own new
-	own=$(cd "$WORK/src/$1/macro" && checkpatch_files scripts/gcc-plugins/*.[ch] | checkpatch_types)
-	(cd "$WORK/src/$1/plugin" && checkpatch_files scripts/gcc-plugins/alloctag_*.[ch]) >"$log"
+	own=$(cd "$WORK/src/$1/macro" && checkpatch_files . scripts/gcc-plugins/*.[ch] | checkpatch_types)
+	(cd "$WORK/src/$1/plugin" && checkpatch_files . scripts/gcc-plugins/alloctag_*.[ch]) >"$log"
 	new=$(checkpatch_types <"$log" | comm -23 - <(echo "$own"))
 	if [ ! -s "$log" ] || [ -z "$own" ]; then
 		fail "checkpatch --strict: scripts/checkpatch.pl of $1 said nothing"

@@ -57,7 +57,7 @@ fi
 cd "$WORK/tree" || exit 2
 for p in "$WORK"/series/*.patch; do
 	# shellcheck disable=SC2046 # file names of the kernel's, without blanks
-	checkpatch_files $(for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
+	checkpatch_files . $(for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
 		if [ -e "$f" ]; then echo "$f"; else ls "$(dirname "$f")"/*.[ch]; fi
 	done | sort -u) | checkpatch_types >"$WORK/own-$(basename "$p" .patch).types"
 done

@@ -4,13 +4,18 @@
 # kernel/checkpatch.sh, sourced by check-kernel.sh and check-patches.sh: the
 # kernel's scripts/checkpatch.pl --strict, as they both run it.
 
-# checkpatch_files FILE...: checkpatch.pl --strict -f on each FILE, one
-# terse line a message; run at the top of a kernel tree.
+# checkpatch_files TREE FILE...: TREE's checkpatch.pl --strict -f on each
+# FILE of TREE (a path in it), one terse line a message.  Run from a scratch
+# folder with --root: checkpatch leaves a cache (.checkpatch-camelcase.*) in
+# its working directory, which would make TREE differ from its tarball.
 checkpatch_files() {
-	local f
+	local tree scratch f
+	tree=$(cd "$1" && pwd) && shift && scratch=$(mktemp -d) || return 1
 	for f; do
-		perl scripts/checkpatch.pl --strict --show-types --terse --no-summary -f "$f" 2>/dev/null
-	done
+		(cd "$scratch" && perl "$tree/scripts/checkpatch.pl" --root="$tree" --strict --show-types \
+			--terse --no-summary -f "$tree/$f" 2>/dev/null)
+	done | sed "s|^$tree/||"
+	rm -rf "$scratch"
 }
 
 # checkpatch_types: the kinds of message (--show-types) of checkpatch's
