@@ -66,6 +66,11 @@ install_for_builder() {
 	runtime_on_loader_path
 }
 
+# runtime_libdir: where the alloctag compilers link the runtime from.
+runtime_libdir() {
+	if [ -n "$SCRATCH" ]; then echo "$SCRATCH/prefix/lib"; else echo "$TOP/build/$TESTCC"; fi
+}
+
 # runtime_on_loader_path: the runtime where the dynamic loader finds it, as
 # it is installed (the .deb's /usr/lib/TRIPLET, make install's /usr/local):
 # a package's rules may take out the RUNPATH alloctag-cc gives (chrpath -d:
@@ -74,7 +79,7 @@ install_for_builder() {
 # run (LDSO_CONF, set here where the exit trap sees it, and removed by it);
 # the plain builds never load the runtime.
 runtime_on_loader_path() {
-	echo "$SCRATCH/prefix/lib" >"$LDSO_CONF" && ldconfig
+	runtime_libdir >"$LDSO_CONF" && ldconfig
 }
 
 # as_builder COMMAND...: COMMAND as BUILDER (or as the caller if not root),
@@ -143,10 +148,16 @@ plain_compilers() {
 # plugin's unresolvable references dpkg-shlibdeps names the first in its
 # symbol table's order, which the runtime's symbol changes (libxml2's Python
 # module: PyErr_Print, PyModule_Create2): the name is left out, the file and
-# the count of the others ("N other similar warnings") stay compared.
+# the count of the others ("N other similar warnings") stay compared.  A C++
+# shared library that libtool links with -nostdlib gets the libraries the
+# compiler's own link line names (libtool's postdeps, taken from `$CXX -v`):
+# with alloctag-c++ the runtime's too, its -L and -lalloctag (gmp's
+# libgmpxx, as alloctag-c++ links any program); they are left out.
 normalize() {
 	sed -e 's|\\+|+|g' -e "s|$ATCXX|$(plain_cxx)|g" -e "s|$ATCC|$(plain_cc)|g" \
 	    -e "s|$FIRST_BIN/||g" \
+	    -e "s| -L$(runtime_libdir)\( \|\$\)|\1|g" \
+	    -e 's/ -lalloctag\( \|$\)/\1/g' \
 	    -e "/^dpkg-shlibdeps: warning: can't extract name and version from library name 'liballoctag\.so'\$/d" \
 	    -e "/^dpkg-shlibdeps: warning: cannot find library liballoctag\.so needed by /d" \
 	    -e 's/^\(dpkg-shlibdeps: warning: .* contains an unresolvable reference to symbol \)[^ ]*:/\1SYMBOL:/'
