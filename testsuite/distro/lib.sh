@@ -179,6 +179,9 @@ test_counts() {
 	/^Result: PASS/ { ok += perl; perl = 0 }
 	# curl: "TESTDONE: 1345 tests out of 1349 reported OK: 99%"
 	/^TESTDONE: [0-9]+ tests out of [0-9]+ reported OK/ { run += $6; ok += $2 }
+	# zstd, tests/cli-tests/run.py: "PASSED all 37 tests!" or "FAILED 2 / 37 tests!"
+	/^PASSED all [0-9]+ tests!$/ { run += $3; ok += $3 }
+	/^FAILED [0-9]+ \/ [0-9]+ tests!$/ { run += $4; ok += $4 - $2 }
 	# Autotest (tar, bison, m4): "[All ]N tests were successful." or
 	# "... behaved as expected.", else "N tests were run," and, on the next
 	# lines, what did not pass; "S tests were skipped." (run, not passed)
