@@ -180,6 +180,8 @@ test_counts() {
 	# curl: "TESTDONE: 1345 tests out of 1349 reported OK: 99%"
 	/^TESTDONE: [0-9]+ tests out of [0-9]+ reported OK/ { run += $6; ok += $2 }
 	# zstd, tests/cli-tests/run.py: "PASSED all 37 tests!" or "FAILED 2 / 37 tests!"
+	# e2fsprogs, tests/test_post: "371 tests succeeded<TAB>0 tests failed"
+	/^[0-9]+ tests succeeded[ \t]+[0-9]+ tests failed/ { run += $1 + $4; ok += $1 }
 	/^PASSED all [0-9]+ tests!$/ { run += $3; ok += $3 }
 	/^FAILED [0-9]+ \/ [0-9]+ tests!$/ { run += $4; ok += $4 - $2 }
 	# Autotest (tar, bison, m4): "[All ]N tests were successful." or
