@@ -180,6 +180,12 @@ test_counts() {
 	# curl: "TESTDONE: 1345 tests out of 1349 reported OK: 99%"
 	/^TESTDONE: [0-9]+ tests out of [0-9]+ reported OK/ { run += $6; ok += $2 }
 	# zstd, tests/cli-tests/run.py: "PASSED all 37 tests!" or "FAILED 2 / 37 tests!"
+	# the older serial harness of automake (libgcrypt20, nettle): "All 33 tests
+	# passed" or "2 of 33 tests failed"
+	/^All [0-9]+ tests passed/ { run += $2; ok += $2 }
+	/^[0-9]+ of [0-9]+ tests failed/ { run += $3; ok += $3 - $1 }
+	# GNU make, tests/run_make_tests: "694 Tests in 126 Categories Complete ... No Failures"
+	/^[0-9]+ Tests in [0-9]+ Categories Complete \.\.\. No Failures/ { run += $1; ok += $1 }
 	# e2fsprogs, tests/test_post: "371 tests succeeded<TAB>0 tests failed"
 	/^[0-9]+ tests succeeded[ \t]+[0-9]+ tests failed/ { run += $1 + $4; ok += $1 }
 	/^PASSED all [0-9]+ tests!$/ { run += $3; ok += $3 }
