@@ -186,6 +186,9 @@ test_counts() {
 	/^[0-9]+ of [0-9]+ tests failed/ { run += $3; ok += $3 - $1 }
 	# GNU make, tests/run_make_tests: "694 Tests in 126 Categories Complete ... No Failures"
 	/^[0-9]+ Tests in [0-9]+ Categories Complete \.\.\. No Failures/ { run += $1; ok += $1 }
+	# util-linux, tests/run.sh: "  All 225 tests PASSED" or "  2 tests of 225 FAILED"
+	/^ +All [0-9]+ tests PASSED$/ { run += $2; ok += $2 }
+	/^ +[0-9]+ tests of [0-9]+ FAILED$/ { run += $4; ok += $4 - $1 }
 	# e2fsprogs, tests/test_post: "371 tests succeeded<TAB>0 tests failed"
 	/^[0-9]+ tests succeeded[ \t]+[0-9]+ tests failed/ { run += $1 + $4; ok += $1 }
 	/^PASSED all [0-9]+ tests!$/ { run += $3; ok += $3 }
