@@ -6,6 +6,9 @@
 # compiler_var (the variable naming its compiler, "ALLOCTAG_CC") and
 # compiler_default (the compiler alloctag was built for, "gcc").
 #
+#   driver_step_aside ARGS...   run by an outer driver as its compiler (the
+#                          driver in PATH under the compiler's name): run the
+#                          next compiler of that name with ARGS unchanged
 #   driver_compiler        $compiler: the command to run, from $compiler_var
 #                          or the default, split at blanks as configure splits
 #                          CC ("ccache gcc", "distcc gcc-12"; no quoting)
@@ -27,13 +30,9 @@ driver_fail() {
 
 # Field splitting with globbing off: "ccache gcc" is two words, "gcc*" is
 # not expanded.  Any word that is a driver itself would run it again.
-# So would a compiler found in PATH that is a driver under the compiler's
-# name (alloctag-cc first in PATH as gcc, as ccache masquerades), each run
-# adding its options, for ever: everything the driver runs has
-# ALLOCTAG_DRIVER set (its compiler setting), and a driver started under
-# it stops, in one line.
+# Everything the driver runs has ALLOCTAG_DRIVER set (its compiler setting):
+# see driver_step_aside.
 driver_compiler() {
-	driver_not_nested
 	eval "compiler=\${$compiler_var-}"
 	[ -n "$compiler" ] || compiler=$compiler_default
 	set -f
@@ -50,16 +49,35 @@ driver_compiler() {
 	done
 	command -v "$1" >/dev/null || driver_fail "$compiler_var: $1: command not found"
 	export ALLOCTAG_DRIVER="$compiler_var=$compiler"
+	unset ALLOCTAG_DRIVER_PASSED
 }
 
-driver_not_nested() {
-	local outer=${ALLOCTAG_DRIVER-} var command word path
+# A driver first in PATH under its compiler's name (alloctag-cc as gcc, as
+# ccache masquerades; a build that runs "gcc" or runs its CC in an
+# environment of its own, without ALLOCTAG_CC) finds itself when it runs
+# "gcc".  Started so (ALLOCTAG_DRIVER set), the driver is the outer one's
+# compiler: the outer driver added its options, and this one runs the next
+# compiler of that name in PATH with the arguments unchanged, as ccache
+# skips itself.  The Nth nesting runs the N+1th of the name
+# (ALLOCTAG_DRIVER_PASSED counts them: another wrapper may come between), so
+# it ends.  A compiler named by its path that leads back here, or a name
+# with nothing after it in PATH, stops in one line.
+driver_step_aside() {
+	local outer=${ALLOCTAG_DRIVER-} command word passed next=
 	[ -n "$outer" ] || return 0
-	var=${outer%%=*} command=${outer#*=}
+	command=${outer#*=}
 	word=$(driver_gcc_word "$command")
-	[ -n "$word" ] || word=$compiler_default command="$command $compiler_default"
-	path=$(driver_next_in_path "${word##*/}")
-	driver_fail "$var=\"${outer#*=}\" runs $driver again ($driver is in PATH as ${word##*/}?): name the compiler by its path: $var=\"${command%%"$word"*}$path${command#*"$word"}\""
+	[ -n "$word" ] || word=$compiler_default
+	passed=${ALLOCTAG_DRIVER_PASSED-}
+	case $passed in '' | *[!0-9]*) passed=1 ;; esac
+	case $word in
+	*/*) driver_fail "${outer%%=*}=\"$command\" runs $driver again: name a compiler, not a program that runs $driver" ;;
+	esac
+	next=$(driver_in_path "$word" $((passed + 1)))
+	[ -n "$next" ] || driver_fail "${outer%%=*}=\"$command\" runs $driver again, and no other $word is in PATH: name the compiler by its path"
+	export ALLOCTAG_DRIVER_PASSED=$((passed + 1))
+	[ -n "${ALLOCTAG_CC_VERBOSE-}" ] && echo "$driver: $word is $driver again, passed on: $next $*" >&2
+	exec "$next" "$@"
 }
 
 # driver_gcc_word COMMAND: the compiler of a compiler command, its last word
@@ -75,16 +93,14 @@ driver_gcc_word() {
 	case ${gcc##*/} in ccache | distcc | icecc) ;; *) echo "$gcc" ;; esac
 }
 
-# driver_next_in_path NAME: what a user would name instead: the second NAME
-# in PATH (the first is the driver), or /usr/bin/NAME.
-driver_next_in_path() {
-	local dir seen= IFS=:
+# driver_in_path NAME N: the Nth command NAME in PATH, or nothing.
+driver_in_path() {
+	local dir n=0 IFS=:
 	for dir in $PATH; do
-		[ -x "${dir:-.}/$1" ] || continue
-		[ -n "$seen" ] && { echo "${dir:-.}/$1"; return; }
-		seen=1
+		[ -f "${dir:-.}/$1" ] && [ -x "${dir:-.}/$1" ] || continue
+		n=$((n + 1))
+		[ $n = "$2" ] && { echo "${dir:-.}/$1"; return; }
 	done
-	echo "/usr/bin/$1"
 }
 
 # distccd refuses -fplugin= (it would load any file the client names), so a
@@ -109,7 +125,7 @@ driver_distribute() {
 	else
 		unset "$compiler_var"
 	fi
-	unset INCLUDE_SERVER_PORT ALLOCTAG_DRIVER	# distcc runs this driver again
+	unset INCLUDE_SERVER_PORT ALLOCTAG_DRIVER ALLOCTAG_DRIVER_PASSED	# distcc runs this driver again
 	# distccd takes a compiler by name (no path): find this one first.
 	self=$(readlink -f -- "$0") || driver_fail "cannot find where $0 is"
 	PATH=${self%/*}:$PATH
@@ -177,9 +193,9 @@ driver_plugin() {
 	gcc=$(driver_gcc_word "$compiler")
 	[ -n "$gcc" ] || return 0	# a wrapper alone runs the default compiler
 	command -v "$gcc" >/dev/null || driver_fail "$compiler_var: $gcc: command not found"
-	# (A driver in PATH under the compiler's name refuses, in one line: say it.)
+	# (A compiler that leads back to a driver refuses, in one line: say it.)
 	dir=$("$gcc" -print-file-name=plugin 2>&1) ||
-		case $dir in alloctag-c*" again "*) echo "$dir" >&2; exit 2 ;; esac
+		case $dir in alloctag-c*" again"*) echo "$dir" >&2; exit 2 ;; esac
 	[ "$dir" = "$gcc_plugin_dir" ] && return 0
 	for p in ${builds:+$builds/*/alloctag.so} "$dir/alloctag.so"; do
 		[ -f "$p" ] || continue

@@ -94,25 +94,42 @@ refusal_checks() {
 check cc-command/recursion-blank-missing-refused refusal_checks
 
 # alloctag-cc first in PATH under its compiler's name (as ccache
-# masquerades) would run itself for ever, adding its options each time: it
-# stops at once, in one line that names the compiler to give; given by path,
-# it compiles tagged.  A compiler with options after it ("gcc -std=gnu99",
-# as configure's CC) is the compiler run.
+# masquerades; a build that runs "gcc", or its CC without ALLOCTAG_CC) finds
+# itself when it runs the compiler: that one passes the outer one's command
+# on, unchanged, to the next of the name in PATH, as ccache skips itself;
+# twice in PATH, twice.  The object is the one alloctag-cc makes.  A
+# compiler named by its path, or a name with nothing after it in PATH, that
+# leads back to the driver stops in one line.  A compiler with options after
+# it ("gcc -std=gnu99", as configure's CC) is the compiler run.
 in_path_check() {
-	local real msg
+	local real msg dir
 	real=$(command -v "$TESTCC")
-	mkdir -p "$d/first"
-	printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" > "$d/first/$TESTCC"
-	chmod 755 "$d/first/$TESTCC"
-	msg="alloctag-cc: ALLOCTAG_CC=\"$TESTCC\" runs alloctag-cc again (alloctag-cc is in PATH as $TESTCC?):"
-	msg="$msg name the compiler by its path: ALLOCTAG_CC=\"$real\""
-	expect_refusal "$msg" env PATH="$d/first:$PATH" timeout 60 "$TESTCC" -c m.c -o m.o || return 1
-	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC="$real" timeout 60 "$TESTCC" -c m.c -o m.o &&
-		nm "$d/m.o" | grep -q ' U strdup_noprof$' || { echo "by path:"; cat "$d/out"; return 1; }
+	for dir in first second; do
+		mkdir -p "$d/$dir"
+		printf '#!/bin/sh\nexec %s "$@"\n' "$ATCC" > "$d/$dir/$TESTCC"
+		cp "$d/$dir/$TESTCC" "$d/$dir/at-no-cc"
+		chmod 755 "$d/$dir/$TESTCC" "$d/$dir/at-no-cc"
+	done
+	in_d "$ATCC" -c m.c -o plain.o || { cat "$d/out"; return 1; }
+	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC_VERBOSE=1 timeout 60 "$TESTCC" -c m.c -o m.o &&
+		cmp -s "$d/m.o" "$d/plain.o" && grep -c -e '-fplugin=' "$d/out" | grep -qx 2 &&
+		grep -qx "alloctag-cc: $TESTCC is alloctag-cc again, passed on: $real -fplugin=.* -c m.c -o m.o" "$d/out" ||
+		{ echo "first in PATH:"; cat "$d/out"; return 1; }
+	in_d env PATH="$d/first:$d/second:$PATH" ALLOCTAG_CC_VERBOSE=1 timeout 60 "$TESTCC" -c m.c -o m.o &&
+		cmp -s "$d/m.o" "$d/plain.o" && grep -c ' again, passed on: ' "$d/out" | grep -qx 2 ||
+		{ echo "twice in PATH:"; cat "$d/out"; return 1; }
+	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC="$TESTCC" timeout 60 "$ATCC" -c m.c -o m.o &&
+		cmp -s "$d/m.o" "$d/plain.o" || { echo "ALLOCTAG_CC=$TESTCC:"; cat "$d/out"; return 1; }
+	msg="alloctag-cc: ALLOCTAG_CC=\"$d/first/$TESTCC\" runs alloctag-cc again:"
+	msg="$msg name a compiler, not a program that runs alloctag-cc"
+	expect_refusal "$msg" env ALLOCTAG_CC="$d/first/$TESTCC" timeout 60 "$ATCC" -c m.c || return 1
+	msg="alloctag-cc: ALLOCTAG_CC=\"at-no-cc\" runs alloctag-cc again, and no other at-no-cc"
+	msg="$msg is in PATH: name the compiler by its path"
+	expect_refusal "$msg" env PATH="$d/first:$PATH" ALLOCTAG_CC=at-no-cc timeout 60 "$ATCC" -c m.c || return 1
 	in_d env ALLOCTAG_CC="$TESTCC -std=gnu99" "$ATCC" -c m.c -o m.o &&
 		nm "$d/m.o" | grep -q ' U strdup_noprof$' || { echo "with -std=gnu99:"; cat "$d/out"; return 1; }
 }
-check "cc-command/in PATH as its compiler: refused in one line" in_path_check
+check "cc-command/in PATH as its compiler: passes on to the next" in_path_check
 
 # With distcc first, the compilation is handed to distcc as "alloctag-cc
 # ARGS" (a name, which distccd takes, not a path), found first in PATH; the
