@@ -234,6 +234,15 @@ test_counts() {
 		for (i = 2; i < n; i += 2) bad[kv[i]] = kv[i + 1]
 		ok += unit - bad["failures"] - bad["errors"] - bad["skipped"]; unit = 0
 	}
+	# double-conversion, cctest: "Ran 84 tests." (a failure aborts before it)
+	/^Ran [0-9]+ tests?\.$/ { run += $2; ok += $2 }
+	# re2, runtests: "obj/test/re2_test<blanks>PASS" or "... FAIL; output in ..."
+	/^[^ ]+_test +PASS$/ { run++; ok++ }
+	/^[^ ]+_test +FAIL; output in / { run++ }
+	# zlib: "*** zlib shared test OK ***" or "... FAILED ***", one per build
+	/^[ \t]*\*\*\* zlib [a-z0-9 -]*test (OK|FAILED) \*\*\*$/ { run++; if ($(NF - 1) == "OK") ok++ }
+	# lzo2, make test: "Alignment test passed." (a failure says what failed)
+	/^[A-Za-z ]+ test passed\.$/ { run++; ok++ }
 	END { print run + gawkrun, ok + gawkrun - gawkfailed }'
 }
 
