@@ -102,8 +102,8 @@ static int add_entries(char *text, const char *option, const char *file)
 		next = strchr(text, '\n');
 		if (next)
 			*next++ = '\0';
-		if (file && strchr(text, '#'))
-			*strchr(text, '#') = '\0';
+		if (file)
+			text[strcspn(text, "#")] = '\0';
 		for (char *e = strtok_r(text, ", \t\r", &save); e; e = strtok_r(NULL, ", \t\r", &save)) {
 			if (add_entry(e, option, file, line))
 				added++;
