@@ -226,6 +226,7 @@ use_pair() {
 sources() {
 	local version=$1 m=$WORK/src/$1/macro p=$WORK/src/$1/plugin stamp tarball log=$WORK/src/$1.log
 	mkdir -p "$WORK/src/$version"
+	rm -f "$WORK/src/$version/converted"
 	tarball=$("$TOP/kernel/fetch-source" "$WORK/sources" "$version" 2>"$log") ||
 		abort "linux-source-$version: $(cat "$log")"
 	stamp=$(stat -c '%s %Y' "$tarball")
@@ -261,6 +262,7 @@ sources() {
 	# The initramfs tool of the tree, built here: it runs here.
 	gcc -O2 -o "$WORK/src/$version/gen_init_cpio" "$m/usr/gen_init_cpio.c" ||
 		abort "build usr/gen_init_cpio"
+	: >"$WORK/src/$version/converted"
 }
 
 # plugin_style VERSION: the plugin's sources as the converted tree has them
@@ -467,7 +469,8 @@ check_pair() {
 	mkdir -p "$D"
 	if [ ${#IN[@]} = 0 ]; then echo "== linux $CCNAME ($KCC)"; else
 		echo "== linux $CCNAME ($KCC), in the ${IN[-1]} root"; fi
-	[ -d "$SRC/plugin" ] || abort "no converted linux $1 tree"
+	# (sources() ends with this mark: a tree it left half made is not built)
+	[ -e "$SRC/converted" ] || abort "no converted linux $1 tree (its preparation failed, above)"
 
 	local key
 	key=$(macro_key)
