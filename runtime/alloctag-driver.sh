@@ -30,8 +30,8 @@ driver_fail() {
 
 # Field splitting with globbing off: "ccache gcc" is two words, "gcc*" is
 # not expanded.  Any word that is a driver itself would run it again.
-# Everything the driver runs has ALLOCTAG_DRIVER set (its compiler setting):
-# see driver_step_aside.
+# Everything the driver runs has ALLOCTAG_DRIVER set ("PID:1:SETTING": its
+# process, a count, its compiler setting): see driver_step_aside.
 driver_compiler() {
 	eval "compiler=\${$compiler_var-}"
 	[ -n "$compiler" ] || compiler=$compiler_default
@@ -48,36 +48,54 @@ driver_compiler() {
 		esac
 	done
 	command -v "$1" >/dev/null || driver_fail "$compiler_var: $1: command not found"
-	export ALLOCTAG_DRIVER="$compiler_var=$compiler"
-	unset ALLOCTAG_DRIVER_PASSED
+	export ALLOCTAG_DRIVER="$$:1:$compiler_var=$compiler"
 }
 
 # A driver first in PATH under its compiler's name (alloctag-cc as gcc, as
 # ccache masquerades; a build that runs "gcc" or runs its CC in an
 # environment of its own, without ALLOCTAG_CC) finds itself when it runs
-# "gcc".  Started so (ALLOCTAG_DRIVER set), the driver is the outer one's
-# compiler: the outer driver added its options, and this one runs the next
-# compiler of that name in PATH with the arguments unchanged, as ccache
-# skips itself.  The Nth nesting runs the N+1th of the name
-# (ALLOCTAG_DRIVER_PASSED counts them: another wrapper may come between), so
-# it ends.  A compiler named by its path that leads back here, or a name
-# with nothing after it in PATH, stops in one line.
+# "gcc".  Started so (ALLOCTAG_DRIVER set by a driver this process runs
+# under), the driver is the outer one's compiler: the outer driver added its
+# options, and this one runs the next compiler of that name in PATH with the
+# arguments unchanged, as ccache skips itself.  The Nth nesting runs the
+# N+1th of the name (ALLOCTAG_DRIVER counts them: another wrapper may come
+# between), so it ends.  A compiler named by its path that leads back here,
+# or a name with nothing after it in PATH, stops in one line.  A setting
+# left in the environment by a process this one does not run under is not
+# a nesting: the driver compiles as if it were unset.
 driver_step_aside() {
-	local outer=${ALLOCTAG_DRIVER-} command word passed next=
+	local outer=${ALLOCTAG_DRIVER-} pid passed setting command word next
 	[ -n "$outer" ] || return 0
-	command=${outer#*=}
+	pid=${outer%%:*} outer=${outer#*:}
+	passed=${outer%%:*} setting=${outer#*:}
+	case $pid:$passed in *[!0-9:]* | :* | *:) return 0 ;; esac
+	driver_runs_under "$pid" || return 0
+	command=${setting#*=}
 	word=$(driver_gcc_word "$command")
 	[ -n "$word" ] || word=$compiler_default
-	passed=${ALLOCTAG_DRIVER_PASSED-}
-	case $passed in '' | *[!0-9]*) passed=1 ;; esac
 	case $word in
-	*/*) driver_fail "${outer%%=*}=\"$command\" runs $driver again: name a compiler, not a program that runs $driver" ;;
+	*/*) driver_fail "${setting%%=*}=\"$command\" runs $driver again: name a compiler, not a program that runs $driver" ;;
 	esac
 	next=$(driver_in_path "$word" $((passed + 1)))
-	[ -n "$next" ] || driver_fail "${outer%%=*}=\"$command\" runs $driver again, and no other $word is in PATH: name the compiler by its path"
-	export ALLOCTAG_DRIVER_PASSED=$((passed + 1))
+	[ -n "$next" ] || driver_fail "${setting%%=*}=\"$command\" runs $driver again, and no other $word is in PATH: name the compiler by its path"
+	export ALLOCTAG_DRIVER="$pid:$((passed + 1)):$setting"
 	[ -n "${ALLOCTAG_CC_VERBOSE-}" ] && echo "$driver: $word is $driver again, passed on: $next $*" >&2
 	exec "$next" "$@"
+}
+
+# driver_runs_under PID: this process is PID (a driver execs its compiler)
+# or runs under it, by the parents /proc names; true where /proc is not.
+driver_runs_under() {
+	local pid=$$ line
+	[ -r "/proc/$pid/stat" ] || return 0
+	while :; do
+		[ "$pid" = "$1" ] && return 0
+		[ "$pid" -gt 1 ] || return 1
+		read -r line 2>/dev/null <"/proc/$pid/stat" || return 1
+		line=${line##*") "}	# after "PID (COMMAND) ": "STATE PPID ..."
+		line=${line#* }
+		pid=${line%% *}
+	done
 }
 
 # driver_gcc_word COMMAND: the compiler of a compiler command, its last word
@@ -125,7 +143,7 @@ driver_distribute() {
 	else
 		unset "$compiler_var"
 	fi
-	unset INCLUDE_SERVER_PORT ALLOCTAG_DRIVER ALLOCTAG_DRIVER_PASSED	# distcc runs this driver again
+	unset INCLUDE_SERVER_PORT ALLOCTAG_DRIVER	# distcc runs this driver again
 	# distccd takes a compiler by name (no path): find this one first.
 	self=$(readlink -f -- "$0") || driver_fail "cannot find where $0 is"
 	PATH=${self%/*}:$PATH
@@ -194,7 +212,7 @@ driver_plugin() {
 	[ -n "$gcc" ] || return 0	# a wrapper alone runs the default compiler
 	command -v "$gcc" >/dev/null || driver_fail "$compiler_var: $gcc: command not found"
 	# (A compiler that leads back to a driver refuses, in one line: say it.)
-	dir=$("$gcc" -print-file-name=plugin 2>&1) ||
+	dir=$(ALLOCTAG_CC_VERBOSE= "$gcc" -print-file-name=plugin 2>&1) ||
 		case $dir in alloctag-c*" again"*) echo "$dir" >&2; exit 2 ;; esac
 	[ "$dir" = "$gcc_plugin_dir" ] && return 0
 	for p in ${builds:+$builds/*/alloctag.so} "$dir/alloctag.so"; do

@@ -97,7 +97,10 @@ check cc-command/recursion-blank-missing-refused refusal_checks
 # masquerades; a build that runs "gcc", or its CC without ALLOCTAG_CC) finds
 # itself when it runs the compiler: that one passes the outer one's command
 # on, unchanged, to the next of the name in PATH, as ccache skips itself;
-# twice in PATH, twice.  The object is the one alloctag-cc makes.  A
+# twice in PATH, twice; through a wrapper that runs it as a child, too.
+# The object is the one alloctag-cc makes.  A setting of an outer driver
+# left in the environment by a process this one does not run under is not
+# a nesting: the driver compiles tagged.  A
 # compiler named by its path, or a name with nothing after it in PATH, that
 # leads back to the driver stops in one line.  A compiler with options after
 # it ("gcc -std=gnu99", as configure's CC) is the compiler run.
@@ -118,8 +121,16 @@ in_path_check() {
 	in_d env PATH="$d/first:$d/second:$PATH" ALLOCTAG_CC_VERBOSE=1 timeout 60 "$TESTCC" -c m.c -o m.o &&
 		cmp -s "$d/m.o" "$d/plain.o" && grep -c ' again, passed on: ' "$d/out" | grep -qx 2 ||
 		{ echo "twice in PATH:"; cat "$d/out"; return 1; }
-	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC="$TESTCC" timeout 60 "$ATCC" -c m.c -o m.o &&
-		cmp -s "$d/m.o" "$d/plain.o" || { echo "ALLOCTAG_CC=$TESTCC:"; cat "$d/out"; return 1; }
+	in_d env PATH="$d/first:$PATH" ALLOCTAG_CC="$TESTCC" ALLOCTAG_CC_VERBOSE=1 timeout 60 "$ATCC" \
+		-c m.c -o m.o && cmp -s "$d/m.o" "$d/plain.o" ||
+		{ echo "ALLOCTAG_CC=$TESTCC:"; cat "$d/out"; return 1; }
+	mkdir -p "$d/child"
+	printf '#!/bin/sh\n%s "$@"\nexit $?\n' "$ATCC" > "$d/child/$TESTCC"
+	chmod 755 "$d/child/$TESTCC"
+	in_d env PATH="$d/child:$PATH" timeout 60 "$TESTCC" -c m.c -o m.o &&
+		cmp -s "$d/m.o" "$d/plain.o" || { echo "run as a child:"; cat "$d/out"; return 1; }
+	in_d env ALLOCTAG_DRIVER="$(sh -c 'echo $$')":1:ALLOCTAG_CC=gcc timeout 60 "$ATCC" -c m.c -o m.o &&
+		cmp -s "$d/m.o" "$d/plain.o" || { echo "a setting left by a process gone:"; cat "$d/out"; return 1; }
 	msg="alloctag-cc: ALLOCTAG_CC=\"$d/first/$TESTCC\" runs alloctag-cc again:"
 	msg="$msg name a compiler, not a program that runs alloctag-cc"
 	expect_refusal "$msg" env ALLOCTAG_CC="$d/first/$TESTCC" timeout 60 "$ATCC" -c m.c || return 1
