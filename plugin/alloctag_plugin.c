@@ -64,6 +64,13 @@ __visible int plugin_init(struct plugin_name_args *info, struct plugin_gcc_versi
 		.pos_op				= PASS_POS_INSERT_AFTER,
 	};
 	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &rewrite_pass);
+	struct register_pass_info locate_pass = {
+		.pass				= make_alloctag_locate_pass(g),
+		.reference_pass_name		= "einline",
+		.ref_pass_instance_number	= 1,
+		.pos_op				= PASS_POS_INSERT_AFTER,
+	};
+	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &locate_pass);
 	register_callback(name, PLUGIN_PRE_GENERICIZE, alloctag_record_generic_calls, NULL);
 	return 0;
 }

@@ -163,6 +163,9 @@ bool alloctag_claims(tree caller);
 
 /* alloctag_rewrite.c */
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);
+opt_pass *make_alloctag_locate_pass(gcc::context *ctxt);
+bool alloctag_hooks_found(void);
+bool alloctag_is_hook(tree fndecl);
 void alloctag_record_generic_calls(void *event_data, void *data);
 
 #endif /* ALLOCTAG_PLUGIN_H */

@@ -323,6 +323,19 @@ const struct alloctag_runtime *alloctag_find_runtime(location_t call_loc, tree c
 	return runtime_state == RUNTIME_FOUND ? &runtime : NULL;
 }
 
+/* The unit's runtime was found (some call was tagged). */
+bool alloctag_hooks_found(void)
+{
+	return runtime_state == RUNTIME_FOUND;
+}
+
+/* FNDECL is one of the unit's hooks. */
+bool alloctag_is_hook(tree fndecl)
+{
+	return alloctag_hooks_found() && fndecl
+	       && (fndecl == runtime.save || fndecl == runtime.restore || fndecl == runtime.claim);
+}
+
 /* NAME is declared in the unit, and not as a type: a function, a variable. */
 static bool declared(const char *name)
 {

@@ -6,12 +6,6 @@
  *   "// lost at LEVELS": GCC's -Wuninitialized / -Wmaybe-uninitialized at
  *	those levels, where GCC warns only if nothing that may write memory
  *	comes between the allocation and the read: the tag's restore does;
- *   "// unlocated at LEVELS": -fanalyzer's warning there has no line (at
- *	-O0 GCC gives the hook's inlined parameter copies no location, and a
- *	result thrown away leaks at the first of them).
- *   "// column at LEVELS": -fanalyzer's warning there is on that line, at
- *	another column (GCC 16 locates the leak of a result thrown away: at
- *	the call with alloctag, at the statement after it without).
  * "if gcc<N" or "if gcc>=N" after the levels: the difference is there
  * before GCC N only, or from GCC N on.  Clauses are separated by ";".
  */
@@ -36,7 +30,7 @@ int leak_strdup(const char *s) { char *p = strdup(s); if (!p) return 1; return p
 void double_free(void) { char *p = malloc(8); if (!p) return; free(p); free(p); }
 int use_after_free(void) { char *p = malloc(8); if (!p) return 0; p[0] = 1; free(p); return p[0]; }
 void realloc_then_free(void) { char *p = malloc(4); char *q = realloc(p, 8); free(p); free(q); }
-void *realloc_unused(void *p) { realloc(p, 10); return p; }	// unlocated at -O0 if gcc<16; column at -O0 if gcc>=16
+void *realloc_unused(void *p) { realloc(p, 10); return p; }
 void reallocarray_chain(void) { void *p = reallocarray(NULL, 2, 10); p = reallocarray(p, 3, 10); free(p); }
 void reallocarray_of_stream(void) { FILE *f = fopen("x", "r"); free(reallocarray(f, 2, 10)); }
 void mismatched_fopen(void) { FILE *f = fopen("x", "r"); free(f); }
