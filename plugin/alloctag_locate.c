@@ -57,17 +57,7 @@ static void locate_block(basic_block bb)
 
 namespace {
 
-const pass_data alloctag_locate_pass_data = {
-	.type			= GIMPLE_PASS,
-	.name			= "alloctag_locate",
-	.optinfo_flags		= OPTGROUP_NONE,
-	.tv_id			= TV_NONE,
-	.properties_required	= ALLOCTAG_PASS_PROPERTIES_REQUIRED,
-	.properties_provided	= 0,
-	.properties_destroyed	= 0,
-	.todo_flags_start	= 0,
-	.todo_flags_finish	= 0,
-};
+const pass_data alloctag_locate_pass_data = alloctag_gimple_pass_data("alloctag_locate");
 
 class alloctag_locate_pass : public gimple_opt_pass {
 public:

@@ -33,6 +33,19 @@ static struct plugin_info alloctag_plugin_info = {
 	.help		= NULL,
 };
 
+/* PASS runs after the first instance of the pass named REFERENCE. */
+static void insert_pass_after(const char *name, opt_pass *pass, const char *reference)
+{
+	struct register_pass_info info = {
+		.pass				= pass,
+		.reference_pass_name		= reference,
+		.ref_pass_instance_number	= 1,
+		.pos_op				= PASS_POS_INSERT_AFTER,
+	};
+
+	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}
+
 __visible int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
 	const char *name = info->base_name;
@@ -57,20 +70,8 @@ __visible int plugin_init(struct plugin_name_args *info, struct plugin_gcc_versi
 
 	alloctag_register_parse_callbacks(name);
 
-	struct register_pass_info rewrite_pass = {
-		.pass				= make_alloctag_rewrite_pass(g),
-		.reference_pass_name		= "cfg",
-		.ref_pass_instance_number	= 1,
-		.pos_op				= PASS_POS_INSERT_AFTER,
-	};
-	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &rewrite_pass);
-	struct register_pass_info locate_pass = {
-		.pass				= make_alloctag_locate_pass(g),
-		.reference_pass_name		= "einline",
-		.ref_pass_instance_number	= 1,
-		.pos_op				= PASS_POS_INSERT_AFTER,
-	};
-	register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &locate_pass);
+	insert_pass_after(name, make_alloctag_rewrite_pass(g), "cfg");
+	insert_pass_after(name, make_alloctag_locate_pass(g), "einline");
 	register_callback(name, PLUGIN_PRE_GENERICIZE, alloctag_record_generic_calls, NULL);
 	return 0;
 }

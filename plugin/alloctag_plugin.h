@@ -162,6 +162,22 @@ bool alloctag_implied_callee(tree caller, tree callee);
 bool alloctag_claims(tree caller);
 
 /* alloctag_rewrite.c */
+/* The pass data of the plugin's GIMPLE passes, all alike but for NAME. */
+static inline pass_data alloctag_gimple_pass_data(const char *name)
+{
+	pass_data data = {
+		.type			= GIMPLE_PASS,
+		.name			= name,
+		.optinfo_flags		= OPTGROUP_NONE,
+		.tv_id			= TV_NONE,
+		.properties_required	= ALLOCTAG_PASS_PROPERTIES_REQUIRED,
+		.properties_provided	= 0,
+		.properties_destroyed	= 0,
+		.todo_flags_start	= 0,
+		.todo_flags_finish	= ALLOCTAG_PASS_TODO_FINISH,
+	};
+	return data;
+}
 opt_pass *make_alloctag_rewrite_pass(gcc::context *ctxt);
 opt_pass *make_alloctag_locate_pass(gcc::context *ctxt);
 bool alloctag_hooks_found(void);

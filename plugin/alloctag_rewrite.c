@@ -630,17 +630,7 @@ static void rewrite_function(function *fun)
 
 namespace {
 
-const pass_data alloctag_rewrite_pass_data = {
-	.type			= GIMPLE_PASS,
-	.name			= "alloctag",
-	.optinfo_flags		= OPTGROUP_NONE,
-	.tv_id			= TV_NONE,
-	.properties_required	= ALLOCTAG_PASS_PROPERTIES_REQUIRED,
-	.properties_provided	= 0,
-	.properties_destroyed	= 0,
-	.todo_flags_start	= 0,
-	.todo_flags_finish	= ALLOCTAG_PASS_TODO_FINISH,
-};
+const pass_data alloctag_rewrite_pass_data = alloctag_gimple_pass_data("alloctag");
 
 class alloctag_rewrite_pass : public gimple_opt_pass {
 public:
